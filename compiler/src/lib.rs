@@ -1,0 +1,1 @@
+//! stmtc: compiles an Apache Flink SQL statement set into a native Rust program.
