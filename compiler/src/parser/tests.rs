@@ -1,0 +1,166 @@
+//! Parser tests: each goes through `check`, which prints a compact summary of
+//! the statements (or the located errors) so the expectations stay readable.
+
+use super::*;
+
+fn summarize(sql: &str) -> String {
+    let file = SourceFile::new("job.sql", sql);
+    let mut diags = Diagnostics::default();
+    let script = parse_script(&file, &mut diags);
+    let mut out = Vec::new();
+    for stmt in &script.statements {
+        out.push(match stmt {
+            Statement::Set(s) => format!("SET {}={}", s.key, s.value),
+            Statement::CreateTable(t) => {
+                let cols: Vec<String> = t
+                    .columns
+                    .iter()
+                    .map(|c| match &c.kind {
+                        ColumnKind::Physical { data_type, .. } => {
+                            format!("{} {data_type}", c.name.value)
+                        }
+                        ColumnKind::Computed { expr } => format!("{} AS {expr}", c.name.value),
+                        ColumnKind::Metadata { data_type } => {
+                            format!("{} {data_type} METADATA", c.name.value)
+                        }
+                    })
+                    .collect();
+                let opts: Vec<String> =
+                    t.options.iter().map(|o| format!("{}={}", o.key, o.value)).collect();
+                let mut line = format!("TABLE {} ({}) WITH ({})", t.name.value, cols.join(", "), opts.join(", "));
+                if let Some(w) = &t.watermark {
+                    line += &format!(" WATERMARK {} AS {}", w.column.value, w.expr);
+                }
+                if let Some(pk) = &t.primary_key {
+                    let k: Vec<&str> = pk.columns.iter().map(|c| c.value.as_str()).collect();
+                    line += &format!(" PK({})", k.join(","));
+                }
+                line
+            }
+            Statement::CreateView(v) => format!("VIEW {} AS {}", v.name.value, v.query),
+            Statement::Insert(i) => format!(
+                "{}{} {}{} {}",
+                if i.in_statement_set { "[set] " } else { "" },
+                if i.overwrite { "OVERWRITE" } else { "INTO" },
+                i.target.value,
+                if i.columns.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", i.columns.iter().map(|c| c.value.as_str()).collect::<Vec<_>>().join(", "))
+                },
+                i.query
+            ),
+        });
+    }
+    for d in diags.into_sorted() {
+        let at = file.line_col(d.span.start);
+        out.push(format!("error {}:{}: {}", at.line, at.column, d.message));
+    }
+    out.join("\n")
+}
+
+#[track_caller]
+fn check(sql: &str, expected: &str) {
+    let actual = summarize(sql);
+    assert_eq!(actual.trim(), expected.trim(), "\n--- actual ---\n{actual}\n");
+}
+
+#[test]
+fn parses_flink_ddl() {
+    check(
+        "SET 'execution.runtime-mode' = 'batch';
+         -- a comment; with a semicolon
+         CREATE TEMPORARY TABLE IF NOT EXISTS `orders` (
+           id BIGINT NOT NULL PRIMARY KEY NOT ENFORCED,
+           price DECIMAL(10, 2) COMMENT 'the price',
+           ts TIMESTAMP(3),
+           lts TIMESTAMP_LTZ(3),
+           lts2 TIMESTAMP(3) WITH LOCAL TIME ZONE,
+           s STRING, c CHAR(3), v VARCHAR(20), b BYTES, d DATE, t TIME(3),
+           total AS price * 2,
+           WATERMARK FOR ts AS ts - INTERVAL '5' SECOND
+         ) COMMENT 'orders' WITH ('connector' = 'filesystem', 'csv.field-delimiter' = ';');",
+        "SET execution.runtime-mode=batch
+TABLE orders (id BIGINT NOT NULL, price DECIMAL(10, 2), ts TIMESTAMP(3), lts TIMESTAMP_LTZ(3), lts2 TIMESTAMP_LTZ(3), s STRING, c CHAR(3), v VARCHAR(20), b BYTES, d DATE, t TIME(3), total AS price * 2) WITH (connector=filesystem, csv.field-delimiter=;) WATERMARK ts AS ts - INTERVAL '5' SECOND PK(id)",
+    );
+}
+
+#[test]
+fn parses_statement_sets_and_bare_inserts() {
+    check(
+        "CREATE VIEW v (a) AS SELECT x FROM t;
+         EXECUTE STATEMENT SET BEGIN
+           INSERT INTO s1 SELECT 'a;b' FROM t;
+           INSERT OVERWRITE s2 (a, b) VALUES (1, 'x');
+         END;
+         BEGIN STATEMENT SET;
+           INSERT INTO s3 (SELECT 1);
+         END;
+         INSERT INTO s4 SELECT * FROM v",
+        "VIEW v AS SELECT x FROM t
+[set] INTO s1 SELECT 'a;b' FROM t
+[set] OVERWRITE s2 (a, b) VALUES (1, 'x')
+[set] INTO s3 (SELECT 1)
+INTO s4 SELECT * FROM v",
+    );
+}
+
+#[test]
+fn parses_window_table_functions() {
+    check(
+        "INSERT INTO s SELECT window_start, COUNT(*) FROM TABLE(
+           TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '1' HOUR)) GROUP BY window_start",
+        "INTO s SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '1' HOUR)) GROUP BY window_start",
+    );
+}
+
+#[test]
+fn reports_every_syntax_error_with_its_location() {
+    check(
+        "CREATE TABLE t (a INT b INT) WITH ('connector' = 'x');
+SELEC 1;
+INSERT INTO s SELECT a,, b FROM t;
+INSERT INTO s SELECT 1",
+        "INTO s SELECT 1
+error 1:23: syntax error: expected ',' or ')' after a column definition, found `b`
+error 2:1: unsupported statement starting with `SELEC`
+error 3:24: syntax error: expected an expression, found ,",
+    );
+}
+
+#[test]
+fn only_inserts_inside_a_statement_set() {
+    check(
+        "EXECUTE STATEMENT SET BEGIN
+  CREATE VIEW v AS SELECT 1;
+  INSERT INTO s SELECT 1;
+END;",
+        "[set] INTO s SELECT 1
+error 2:3: only INSERT statements are allowed in a statement set, found `CREATE`",
+    );
+    check(
+        "BEGIN STATEMENT SET; INSERT INTO s SELECT 1;",
+        "[set] INTO s SELECT 1
+error 1:1: statement set is not closed",
+    );
+}
+
+#[test]
+fn refuses_unquoted_option_values_and_unterminated_strings() {
+    check(
+        "CREATE TABLE t (a INT) WITH ('number-of-rows' = 10);",
+        "error 1:49: option values must be string literals, found 10",
+    );
+    check(
+        "INSERT INTO s SELECT 'abc FROM t",
+        "error 1:22: syntax error: unterminated string literal",
+    );
+}
+
+#[test]
+fn refuses_deep_nesting_without_overflowing() {
+    let depth = 10_000;
+    let sql = format!("INSERT INTO s SELECT {}1{} FROM t", "(".repeat(depth), ")".repeat(depth));
+    let out = summarize(&sql);
+    assert!(out.contains("nested too deeply"), "{out}");
+}

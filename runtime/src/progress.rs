@@ -1,0 +1,1 @@
+//! Progress and end-of-job summary.

@@ -1,0 +1,469 @@
+//! Row formats of the sinks — csv, json and print — written byte-for-byte as
+//! Flink 2.3 writes them (samples in `tests/flink_samples/output_formats`).
+//!
+//! Generated code writes a row as a sequence of typed calls on a [`RowFormat`]
+//! (statically dispatched; the format is a generic parameter):
+//!
+//! ```
+//! use stmtc_runtime::sink::format::{CsvFormat, RowFormat, Field};
+//! use stmtc_runtime::value::{Decimal, DecimalType};
+//! let mut f = CsvFormat::default();
+//! let mut out = Vec::new();
+//! f.begin_row(&mut out);
+//! f.field(&mut out, &Some(7i32));
+//! f.field(&mut out, &Some("with space"));
+//! f.field(&mut out, &Field::Decimal(Decimal(35180), DecimalType::new(10, 2)));
+//! f.field(&mut out, &None::<i64>);
+//! f.end_row(&mut out);
+//! assert_eq!(out, b"7,\"with space\",351.8,\n");
+//! ```
+
+use crate::text::{base64, number};
+use crate::value::{Date, Decimal, DecimalType, FractionStyle, Time, Timestamp};
+
+/// A value as the formats see it. Generated code usually passes plain Rust
+/// values through [`SinkValue`]; `Field` is the common currency.
+#[derive(Clone, Copy, Debug)]
+pub enum Field<'a> {
+    Null,
+    Bool(bool),
+    I8(i8),
+    I16(i16),
+    I32(i32),
+    I64(i64),
+    F32(f32),
+    F64(f64),
+    Decimal(Decimal, DecimalType),
+    Str(&'a str),
+    Bytes(&'a [u8]),
+    Date(Date),
+    Time(Time),
+    Timestamp(Timestamp),
+    /// A TIMESTAMP_LTZ instant (rendered in UTC, as Flink's formats do).
+    TimestampLtz(Timestamp),
+}
+
+/// Anything that can be written as one sink field.
+pub trait SinkValue {
+    fn as_field(&self) -> Field<'_>;
+}
+
+macro_rules! sink_value {
+    ($t:ty, $v:ident => $e:expr) => {
+        impl SinkValue for $t {
+            #[inline]
+            fn as_field(&self) -> Field<'_> {
+                let $v = self;
+                $e
+            }
+        }
+    };
+}
+sink_value!(bool, v => Field::Bool(*v));
+sink_value!(i8, v => Field::I8(*v));
+sink_value!(i16, v => Field::I16(*v));
+sink_value!(i32, v => Field::I32(*v));
+sink_value!(i64, v => Field::I64(*v));
+sink_value!(f32, v => Field::F32(*v));
+sink_value!(f64, v => Field::F64(*v));
+sink_value!(str, v => Field::Str(v));
+sink_value!(&str, v => Field::Str(v));
+sink_value!(String, v => Field::Str(v));
+sink_value!(Date, v => Field::Date(*v));
+sink_value!(Time, v => Field::Time(*v));
+sink_value!(Timestamp, v => Field::Timestamp(*v));
+sink_value!(Field<'_>, v => *v);
+
+impl<T: SinkValue> SinkValue for Option<T> {
+    #[inline]
+    fn as_field(&self) -> Field<'_> {
+        match self {
+            Some(v) => v.as_field(),
+            None => Field::Null,
+        }
+    }
+}
+
+/// A sink row format. `begin_row`, one `field` per column in schema order, `end_row`.
+pub trait RowFormat {
+    fn begin_row(&mut self, out: &mut Vec<u8>);
+    fn field<V: SinkValue + ?Sized>(&mut self, out: &mut Vec<u8>, v: &V);
+    fn end_row(&mut self, out: &mut Vec<u8>);
+}
+
+/// Options of Flink's `csv` format that affect writing.
+#[derive(Clone, Debug)]
+pub struct CsvFormat {
+    pub field_delimiter: u8,
+    /// `None` with `csv.disable-quote-character`.
+    pub quote: Option<u8>,
+    pub escape: Option<u8>,
+    /// `csv.null-literal`; NULL is an empty field without it.
+    pub null_literal: Option<String>,
+    col: usize,
+    min_safe: u8,
+    /// Reused buffer for values rendered before quoting (no per-field allocation).
+    scratch: Vec<u8>,
+}
+
+impl Default for CsvFormat {
+    fn default() -> Self {
+        CsvFormat::new(b',', Some(b'"'), None, None)
+    }
+}
+
+/// Jackson quotes every string longer than this many UTF-16 units without looking.
+const MAX_QUOTE_CHECK: usize = 24;
+
+impl CsvFormat {
+    pub fn new(field_delimiter: u8, quote: Option<u8>, escape: Option<u8>, null_literal: Option<String>) -> Self {
+        // Jackson's "loose" quoting check: any char below max(separator, quote, '\n') + 1.
+        let min_safe = field_delimiter.max(quote.unwrap_or(0)).max(b'\n') + 1;
+        CsvFormat {
+            field_delimiter,
+            quote,
+            escape,
+            null_literal,
+            col: 0,
+            min_safe,
+            scratch: Vec::new(),
+        }
+    }
+
+    fn needs_quotes(&self, s: &[u8]) -> bool {
+        let Some(q) = self.quote else { return false };
+        if utf16_len(s) > MAX_QUOTE_CHECK {
+            return true;
+        }
+        match self.escape {
+            Some(e) => s.iter().any(|&c| c < self.min_safe || c == e),
+            // Without an escape char Jackson still treats the quote char and the
+            // backslash (its default control-char escape) as needing quotes.
+            None => s.iter().any(|&c| c < self.min_safe || c == q || c == b'\\'),
+        }
+    }
+
+    fn write_text(&self, out: &mut Vec<u8>, s: &[u8]) {
+        if !self.needs_quotes(s) {
+            out.extend_from_slice(s);
+            return;
+        }
+        let q = self.quote.unwrap_or(b'"');
+        out.push(q);
+        for &c in s {
+            if c == q || Some(c) == self.escape {
+                // Quotes are doubled; the escape char escapes itself.
+                out.push(c);
+            }
+            out.push(c);
+        }
+        out.push(q);
+    }
+}
+
+/// Length of UTF-8 text in UTF-16 code units (Java's `String.length()`).
+fn utf16_len(s: &[u8]) -> usize {
+    s.iter()
+        .map(|&c| match c {
+            0x80..=0xBF => 0,
+            0xF0..=0xFF => 2,
+            _ => 1,
+        })
+        .sum()
+}
+
+impl RowFormat for CsvFormat {
+    #[inline]
+    fn begin_row(&mut self, _out: &mut Vec<u8>) {
+        self.col = 0;
+    }
+
+    fn field<V: SinkValue + ?Sized>(&mut self, out: &mut Vec<u8>, v: &V) {
+        if self.col > 0 {
+            out.push(self.field_delimiter);
+        }
+        self.col += 1;
+        match v.as_field() {
+            Field::Null => {
+                if let Some(n) = &self.null_literal {
+                    out.extend_from_slice(n.as_bytes());
+                }
+            }
+            Field::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
+            Field::I8(v) => number::write_int(out, v),
+            Field::I16(v) => number::write_int(out, v),
+            Field::I32(v) => number::write_int(out, v),
+            Field::I64(v) => number::write_int(out, v),
+            Field::F32(v) => number::write_f32(out, v),
+            Field::F64(v) => number::write_f64(out, v),
+            Field::Decimal(d, t) => t.write_stripped(d, out),
+            Field::Str(s) => self.write_text(out, s.as_bytes()),
+            // Temporal values and bytes are strings to Jackson: same quoting rules.
+            other => {
+                let mut buf = std::mem::take(&mut self.scratch);
+                buf.clear();
+                write_text_value(&mut buf, other, b' ');
+                self.write_text(out, &buf);
+                self.scratch = buf;
+            }
+        }
+    }
+
+    #[inline]
+    fn end_row(&mut self, out: &mut Vec<u8>) {
+        out.push(b'\n');
+    }
+}
+
+/// Text of temporal and binary values in Flink's csv/json SQL formats.
+fn write_text_value(out: &mut Vec<u8>, f: Field<'_>, ts_sep: u8) {
+    match f {
+        Field::Date(d) => d.write(out),
+        Field::Time(t) => t.write_sql(out),
+        Field::Timestamp(ts) => ts.write(out, ts_sep, FractionStyle::Trimmed),
+        Field::TimestampLtz(ts) => {
+            ts.write(out, ts_sep, FractionStyle::Trimmed);
+            out.push(b'Z');
+        }
+        Field::Bytes(b) => base64::encode(out, b),
+        _ => {}
+    }
+}
+
+/// Options of Flink's `json` format that affect writing.
+#[derive(Clone, Debug)]
+pub struct JsonFormat {
+    /// Column names, already escaped and quoted with the trailing ':' (`"price":`).
+    keys: Vec<Vec<u8>>,
+    /// `json.timestamp-format.standard` = `ISO-8601` (else `SQL`).
+    pub iso8601: bool,
+    /// `json.encode.decimal-as-plain-number`.
+    pub decimal_plain: bool,
+    /// `json.encode.ignore-null-fields`.
+    pub ignore_null_fields: bool,
+    col: usize,
+    wrote: usize,
+}
+
+impl JsonFormat {
+    pub fn new<S: AsRef<str>>(columns: &[S]) -> Self {
+        let keys = columns
+            .iter()
+            .map(|c| {
+                let mut k = Vec::new();
+                write_json_string(&mut k, c.as_ref().as_bytes());
+                k.push(b':');
+                k
+            })
+            .collect();
+        JsonFormat {
+            keys,
+            iso8601: false,
+            decimal_plain: false,
+            ignore_null_fields: false,
+            col: 0,
+            wrote: 0,
+        }
+    }
+}
+
+/// Appends a JSON string literal with Jackson's escaping (`\"`, `\\`, `\n`, `\t`,
+/// `\r`, `\b`, `\f`, other control chars as `\u00XX`; non-ASCII kept raw).
+pub fn write_json_string(out: &mut Vec<u8>, s: &[u8]) {
+    out.push(b'"');
+    let mut start = 0;
+    for (i, &c) in s.iter().enumerate() {
+        let esc: &[u8] = match c {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\t' => b"\\t",
+            b'\r' => b"\\r",
+            0x08 => b"\\b",
+            0x0C => b"\\f",
+            0..=0x1F => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&s[start..i]);
+        if esc.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(c >> 4) as usize], HEX[(c & 15) as usize]]);
+        } else {
+            out.extend_from_slice(esc);
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&s[start..]);
+    out.push(b'"');
+}
+
+impl RowFormat for JsonFormat {
+    #[inline]
+    fn begin_row(&mut self, out: &mut Vec<u8>) {
+        self.col = 0;
+        self.wrote = 0;
+        out.push(b'{');
+    }
+
+    fn field<V: SinkValue + ?Sized>(&mut self, out: &mut Vec<u8>, v: &V) {
+        let col = self.col;
+        self.col += 1;
+        let f = v.as_field();
+        if matches!(f, Field::Null) && self.ignore_null_fields {
+            return;
+        }
+        if self.wrote > 0 {
+            out.push(b',');
+        }
+        self.wrote += 1;
+        if let Some(k) = self.keys.get(col) {
+            out.extend_from_slice(k);
+        }
+        match f {
+            Field::Null => out.extend_from_slice(b"null"),
+            Field::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
+            Field::I8(v) => number::write_int(out, v),
+            Field::I16(v) => number::write_int(out, v),
+            Field::I32(v) => number::write_int(out, v),
+            Field::I64(v) => number::write_int(out, v),
+            // Jackson quotes non-finite numbers (QUOTE_NON_NUMERIC_NUMBERS).
+            Field::F32(v) if !v.is_finite() => {
+                out.push(b'"');
+                number::write_f32(out, v);
+                out.push(b'"');
+            }
+            Field::F64(v) if !v.is_finite() => {
+                out.push(b'"');
+                number::write_f64(out, v);
+                out.push(b'"');
+            }
+            Field::F32(v) => number::write_f32(out, v),
+            Field::F64(v) => number::write_f64(out, v),
+            Field::Decimal(d, t) => {
+                if self.decimal_plain {
+                    t.write_plain(d, out)
+                } else {
+                    t.write_stripped(d, out)
+                }
+            }
+            Field::Str(s) => write_json_string(out, s.as_bytes()),
+            other => {
+                out.push(b'"');
+                write_text_value(out, other, if self.iso8601 { b'T' } else { b' ' });
+                out.push(b'"');
+            }
+        }
+    }
+
+    #[inline]
+    fn end_row(&mut self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"}\n");
+    }
+}
+
+/// Flink's print connector: `+I[1, EU, 793.04, 2024-01-05T08:01:29.363]`, values
+/// as their Java `toString()`, prefixed `<identifier>> ` when set.
+#[derive(Clone, Debug, Default)]
+pub struct PrintFormat {
+    prefix: Vec<u8>,
+    col: usize,
+}
+
+impl PrintFormat {
+    pub fn new(identifier: Option<&str>) -> Self {
+        let prefix = match identifier {
+            Some(id) if !id.is_empty() => format!("{id}> ").into_bytes(),
+            _ => Vec::new(),
+        };
+        PrintFormat { prefix, col: 0 }
+    }
+}
+
+impl RowFormat for PrintFormat {
+    #[inline]
+    fn begin_row(&mut self, out: &mut Vec<u8>) {
+        self.col = 0;
+        out.extend_from_slice(&self.prefix);
+        out.extend_from_slice(b"+I[");
+    }
+
+    fn field<V: SinkValue + ?Sized>(&mut self, out: &mut Vec<u8>, v: &V) {
+        if self.col > 0 {
+            out.extend_from_slice(b", ");
+        }
+        self.col += 1;
+        write_java_string(out, v.as_field());
+    }
+
+    #[inline]
+    fn end_row(&mut self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"]\n");
+    }
+}
+
+/// The Java `toString()` of a value's external type (what `Row.toString` prints).
+pub fn write_java_string(out: &mut Vec<u8>, f: Field<'_>) {
+    match f {
+        Field::Null => out.extend_from_slice(b"null"),
+        Field::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
+        Field::I8(v) => number::write_int(out, v),
+        Field::I16(v) => number::write_int(out, v),
+        Field::I32(v) => number::write_int(out, v),
+        Field::I64(v) => number::write_int(out, v),
+        Field::F32(v) => number::write_f32(out, v),
+        Field::F64(v) => number::write_f64(out, v),
+        Field::Decimal(d, t) => t.write_java(d, out),
+        Field::Str(s) => out.extend_from_slice(s.as_bytes()),
+        Field::Bytes(b) => {
+            // byte[] prints as Arrays.toString: signed values.
+            out.push(b'[');
+            for (i, &x) in b.iter().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                number::write_int(out, x as i8);
+            }
+            out.push(b']');
+        }
+        Field::Date(d) => d.write(out),
+        Field::Time(t) => t.write_java(out),
+        Field::Timestamp(ts) => ts.write_java(out),
+        Field::TimestampLtz(ts) => ts.write_instant_java(out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn csv(f: &mut CsvFormat, s: &str) -> String {
+        let mut out = Vec::new();
+        f.begin_row(&mut out);
+        f.field(&mut out, s);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn csv_quoting_rules() {
+        let mut f = CsvFormat::default();
+        assert_eq!(csv(&mut f, "plain"), "plain");
+        assert_eq!(csv(&mut f, "a b"), "\"a b\"");
+        assert_eq!(csv(&mut f, "a\"b"), "\"a\"\"b\"");
+        assert_eq!(csv(&mut f, "back\\slash"), "\"back\\slash\"");
+        assert_eq!(csv(&mut f, "abcdefghijklmnopqrstuvwx"), "abcdefghijklmnopqrstuvwx");
+        assert_eq!(csv(&mut f, "abcdefghijklmnopqrstuvwxy"), "\"abcdefghijklmnopqrstuvwxy\"");
+        assert_eq!(csv(&mut f, ""), "");
+        let mut f = CsvFormat::new(b';', Some(b'\''), Some(b'\\'), Some("NULL".into()));
+        assert_eq!(csv(&mut f, "back\\slash"), "'back\\\\slash'");
+        assert_eq!(csv(&mut f, "2024"), "'2024'");
+        let mut f = CsvFormat::new(b'|', None, None, None);
+        assert_eq!(csv(&mut f, "a\nb \""), "a\nb \"");
+    }
+
+    #[test]
+    fn json_escapes() {
+        let mut out = Vec::new();
+        write_json_string(&mut out, "a\"\\\n\u{1}\u{1f}/ü".as_bytes());
+        assert_eq!(String::from_utf8(out).unwrap(), r#""a\"\\\n\u0001\u001F/ü""#);
+    }
+}

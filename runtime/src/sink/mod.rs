@@ -1,0 +1,3 @@
+//! Sinks: row formats, part files with staged atomic commit, print, blackhole.
+
+pub mod format;

@@ -1,0 +1,4 @@
+//! Text encodings shared by sources and sinks: Java-compatible numbers, base64.
+
+pub mod base64;
+pub mod number;

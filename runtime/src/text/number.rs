@@ -1,0 +1,305 @@
+//! Numbers to and from text the way Java (and so Flink) does it, without allocating.
+//!
+//! Formatting: Java's `Double.toString`/`Float.toString` layout (`1000000.0`,
+//! `1.23456789E7`, `1.0E-5`, `NaN`, `Infinity`) over the shortest round-trip
+//! digits from `ryu`. JDK 17's `FloatingDecimal` occasionally prints one more
+//! (or a different last) digit than the shortest; those rare values differ
+//! (documented in FLINK-NOTES.md).
+//!
+//! Parsing: `Integer.parseInt`-style integers (optional sign, digits only, range
+//! checked) and `Double.parseDouble`-style floats (surrounding whitespace, `NaN`,
+//! `Infinity`, optional `f`/`d` suffix).
+
+/// Appends an integer (any primitive) in decimal.
+#[inline]
+pub fn write_int<I: itoa::Integer>(out: &mut Vec<u8>, v: I) {
+    let mut b = itoa::Buffer::new();
+    out.extend_from_slice(b.format(v).as_bytes());
+}
+
+/// Appends `Double.toString(v)`.
+pub fn write_f64(out: &mut Vec<u8>, v: f64) {
+    if !v.is_finite() {
+        write_non_finite(out, v.is_nan(), v < 0.0);
+        return;
+    }
+    if v.abs() == 4.9e-324 {
+        // The smallest subnormal: Java prints two digits where ryu prints "5e-324".
+        out.extend_from_slice(if v < 0.0 { b"-4.9E-324" } else { b"4.9E-324" });
+        return;
+    }
+    let mut b = ryu::Buffer::new();
+    let s = b.format_finite(v);
+    java_layout(out, s.as_bytes());
+}
+
+/// Appends `Float.toString(v)`.
+pub fn write_f32(out: &mut Vec<u8>, v: f32) {
+    if !v.is_finite() {
+        write_non_finite(out, v.is_nan(), v < 0.0);
+        return;
+    }
+    let mut b = ryu::Buffer::new();
+    let s = b.format_finite(v);
+    java_layout(out, s.as_bytes());
+}
+
+fn write_non_finite(out: &mut Vec<u8>, nan: bool, negative: bool) {
+    out.extend_from_slice(match (nan, negative) {
+        (true, _) => b"NaN",
+        (false, true) => b"-Infinity",
+        (false, false) => b"Infinity",
+    });
+}
+
+/// Re-lays ryu's output (`1e-5`, `12345678.9`, `1.5e20`, `0.001`) in Java's style.
+fn java_layout(out: &mut Vec<u8>, s: &[u8]) {
+    let (negative, s) = match s.first() {
+        Some(b'-') => (true, &s[1..]),
+        _ => (false, s),
+    };
+    // Split mantissa / exponent.
+    let (mant, exp) = match s.iter().position(|&c| c == b'e' || c == b'E') {
+        Some(i) => (&s[..i], parse_exp(&s[i + 1..])),
+        None => (s, 0),
+    };
+    // Collect significant digits and the decimal exponent of the first digit.
+    let mut digits = [0u8; 40];
+    let mut n = 0;
+    let mut point = None;
+    for &c in mant {
+        if c == b'.' {
+            point = Some(n);
+        } else if n < digits.len() {
+            digits[n] = c;
+            n += 1;
+        }
+    }
+    let int_len = point.unwrap_or(n) as i32;
+    // Strip leading zeros.
+    let lead = digits[..n].iter().take_while(|&&c| c == b'0').count();
+    if lead == n {
+        out.extend_from_slice(if negative { b"-0.0" } else { b"0.0" });
+        return;
+    }
+    let mut digs = &digits[lead..n];
+    while digs.len() > 1 && digs[digs.len() - 1] == b'0' {
+        digs = &digs[..digs.len() - 1];
+    }
+    // value = 0.d1d2... * 10^(dexp) with dexp = position of point relative to digs start.
+    let sci_exp = int_len - lead as i32 - 1 + exp; // exponent of the first significant digit
+    if negative {
+        out.push(b'-');
+    }
+    if (-3..7).contains(&sci_exp) {
+        if sci_exp < 0 {
+            out.extend_from_slice(b"0.");
+            out.extend(std::iter::repeat_n(b'0', (-sci_exp - 1) as usize));
+            out.extend_from_slice(digs);
+        } else {
+            let ip = (sci_exp + 1) as usize;
+            if digs.len() <= ip {
+                out.extend_from_slice(digs);
+                out.extend(std::iter::repeat_n(b'0', ip - digs.len()));
+                out.extend_from_slice(b".0");
+            } else {
+                out.extend_from_slice(&digs[..ip]);
+                out.push(b'.');
+                out.extend_from_slice(&digs[ip..]);
+            }
+        }
+    } else {
+        out.push(digs[0]);
+        out.push(b'.');
+        if digs.len() > 1 {
+            out.extend_from_slice(&digs[1..]);
+        } else {
+            out.push(b'0');
+        }
+        out.push(b'E');
+        write_int(out, sci_exp);
+    }
+}
+
+fn parse_exp(s: &[u8]) -> i32 {
+    let (neg, s) = match s.first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let v = s.iter().fold(0i32, |a, &c| a * 10 + (c - b'0') as i32);
+    if neg {
+        -v
+    } else {
+        v
+    }
+}
+
+/// Parses a Java integer (`Long.parseLong` rules: optional `+`/`-`, ASCII digits,
+/// no spaces) within `[min, max]`.
+#[inline]
+pub fn parse_int_range(text: &[u8], min: i64, max: i64) -> Option<i64> {
+    let (neg, digits) = match text.first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || digits.len() > 19 {
+        return None;
+    }
+    // Accumulate negatively so i64::MIN parses.
+    let mut acc: i64 = 0;
+    for &c in digits {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        acc = acc.checked_mul(10)?.checked_sub(d as i64)?;
+    }
+    let v = if neg { acc } else { acc.checked_neg()? };
+    (min..=max).contains(&v).then_some(v)
+}
+
+pub fn parse_i8(t: &[u8]) -> Option<i8> {
+    parse_int_range(t, i8::MIN as i64, i8::MAX as i64).map(|v| v as i8)
+}
+pub fn parse_i16(t: &[u8]) -> Option<i16> {
+    parse_int_range(t, i16::MIN as i64, i16::MAX as i64).map(|v| v as i16)
+}
+pub fn parse_i32(t: &[u8]) -> Option<i32> {
+    parse_int_range(t, i32::MIN as i64, i32::MAX as i64).map(|v| v as i32)
+}
+pub fn parse_i64(t: &[u8]) -> Option<i64> {
+    parse_int_range(t, i64::MIN, i64::MAX)
+}
+
+/// `Double.parseDouble`: trims ASCII whitespace/control chars, accepts `NaN`,
+/// `[+-]Infinity`, decimal and exponent forms, a trailing `d`/`D`/`f`/`F`.
+pub fn parse_f64(text: &[u8]) -> Option<f64> {
+    let t = java_trim(text);
+    let t = match t.last() {
+        Some(b'd' | b'D' | b'f' | b'F') => &t[..t.len() - 1],
+        _ => t,
+    };
+    let (neg, body) = match t.first()? {
+        b'-' => (true, &t[1..]),
+        b'+' => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let v = match body {
+        b"NaN" => f64::NAN,
+        b"Infinity" => f64::INFINITY,
+        _ => {
+            // Java requires a digit in the mantissa; Rust's parser also rejects
+            // "inf"/"nan" spellings here because we only pass digits/./e forms.
+            if !body.iter().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-')) {
+                return None;
+            }
+            std::str::from_utf8(body).ok()?.parse::<f64>().ok()?
+        }
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// `Float.parseFloat` (same syntax as [`parse_f64`], rounded to f32 directly).
+pub fn parse_f32(text: &[u8]) -> Option<f32> {
+    let t = java_trim(text);
+    let t = match t.last() {
+        Some(b'd' | b'D' | b'f' | b'F') => &t[..t.len() - 1],
+        _ => t,
+    };
+    let (neg, body) = match t.first()? {
+        b'-' => (true, &t[1..]),
+        b'+' => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let v = match body {
+        b"NaN" => f32::NAN,
+        b"Infinity" => f32::INFINITY,
+        _ => {
+            if !body.iter().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-')) {
+                return None;
+            }
+            std::str::from_utf8(body).ok()?.parse::<f32>().ok()?
+        }
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// Java's `String.trim()`: strips chars ≤ U+0020 at both ends.
+#[inline]
+pub fn java_trim(t: &[u8]) -> &[u8] {
+    let start = t.iter().position(|&c| c > b' ').unwrap_or(t.len());
+    let end = t.iter().rposition(|&c| c > b' ').map_or(start, |i| i + 1);
+    &t[start..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(v: f64) -> String {
+        let mut o = Vec::new();
+        write_f64(&mut o, v);
+        String::from_utf8(o).unwrap()
+    }
+    fn f(v: f32) -> String {
+        let mut o = Vec::new();
+        write_f32(&mut o, v);
+        String::from_utf8(o).unwrap()
+    }
+
+    #[test]
+    fn java_double_to_string() {
+        let cases: &[(f64, &str)] = &[
+            (1000000.0, "1000000.0"),
+            (1.23456789e7, "1.23456789E7"),
+            (1.0e-5, "1.0E-5"),
+            (0.001, "0.001"),
+            (1.0e7, "1.0E7"),
+            (9999999.0, "9999999.0"),
+            (9999999.999, "9999999.999"),
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (123.456, "123.456"),
+            (1.0e21, "1.0E21"),
+            (2.5e-300, "2.5E-300"),
+            (100.0, "100.0"),
+            (-3.5, "-3.5"),
+            (0.1, "0.1"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-Infinity"),
+            (1.0e-3, "0.001"),
+            (9.99e-4, "9.99E-4"),
+            (f64::MAX, "1.7976931348623157E308"),
+            (4.9e-324, "4.9E-324"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(d(*v), *want);
+        }
+        assert_eq!(f(1.1), "1.1");
+        assert_eq!(f(1.0e10), "1.0E10");
+        assert_eq!(f(9.999999e-4), "9.999999E-4");
+        assert_eq!(f(f32::INFINITY), "Infinity");
+    }
+
+    #[test]
+    fn java_number_parsing() {
+        assert_eq!(parse_i32(b"+12"), Some(12));
+        assert_eq!(parse_i32(b"-2147483648"), Some(i32::MIN));
+        assert_eq!(parse_i32(b"2147483648"), None);
+        assert_eq!(parse_i32(b""), None);
+        assert_eq!(parse_i32(b" 1"), None);
+        assert_eq!(parse_i64(b"-9223372036854775808"), Some(i64::MIN));
+        assert_eq!(parse_i64(b"9223372036854775808"), None);
+        assert_eq!(parse_i8(b"128"), None);
+        assert_eq!(parse_f64(b" 1.5d "), Some(1.5));
+        assert_eq!(parse_f64(b"-Infinity"), Some(f64::NEG_INFINITY));
+        assert!(parse_f64(b"NaN").unwrap().is_nan());
+        assert_eq!(parse_f64(b"inf"), None);
+        assert_eq!(parse_f64(b"1e5"), Some(1e5));
+        assert_eq!(parse_f64(b".5"), Some(0.5));
+        assert_eq!(parse_f64(b""), None);
+        assert_eq!(parse_f32(b"3.4028235E38"), Some(f32::MAX));
+    }
+}

@@ -1,0 +1,106 @@
+//! Small shared helpers: a deterministic PRNG, unique ids, the fast hash map type.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The hash map every operator uses: std's map with foldhash (fast, DoS-resistant
+/// enough for batch data, no extra dependency tree).
+pub type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+/// The hash set counterpart of [`FastMap`].
+pub type FastSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
+
+/// A new empty [`FastMap`].
+pub fn fast_map<K, V>() -> FastMap<K, V> {
+    FastMap::with_hasher(Default::default())
+}
+
+/// A new empty [`FastSet`].
+pub fn fast_set<K>() -> FastSet<K> {
+    FastSet::with_hasher(Default::default())
+}
+
+/// SplitMix64: tiny, fast, statistically fine for test data and datagen, and
+/// trivially seekable (`mix(seed + n)`), which makes parallel generation
+/// reproducible regardless of thread count.
+#[derive(Clone, Debug)]
+pub struct SplitMix64 {
+    state: u64,
+}
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64 { state: seed }
+    }
+
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        mix(self.state)
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// Uniform in `[lo, hi]` (inclusive), for any span up to the full i64 range.
+    pub fn range_i64(&mut self, lo: i64, hi: i64) -> i64 {
+        if hi <= lo {
+            return lo;
+        }
+        let span = (hi as i128 - lo as i128 + 1) as u128;
+        (lo as i128 + (self.next() as u128 % span) as i128) as i64
+    }
+}
+
+/// The SplitMix64 finalizer: a good 64-bit mixing function.
+#[inline]
+pub fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A random version-4 style UUID string (`8-4-4-4-12` hex), seeded from the clock
+/// and process id: part-file names only need to be unique, not secret.
+pub fn random_uuid() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    let mut rng = SplitMix64::new(nanos ^ ((std::process::id() as u64) << 32));
+    let (a, b) = (rng.next(), rng.next());
+    let b = (b & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000;
+    let a = (a & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000;
+    format!(
+        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xFFFF,
+        a & 0xFFFF,
+        b >> 48,
+        b & 0xFFFF_FFFF_FFFF
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uuid_shape() {
+        let u = random_uuid();
+        assert_eq!(u.len(), 36);
+        assert_eq!(u.as_bytes()[14], b'4');
+        assert_ne!(u, random_uuid());
+    }
+
+    #[test]
+    fn range_is_inclusive_and_bounded() {
+        let mut r = SplitMix64::new(1);
+        for _ in 0..1000 {
+            let v = r.range_i64(-2, 2);
+            assert!((-2..=2).contains(&v));
+        }
+        let v = r.range_i64(i64::MIN, i64::MAX);
+        let _ = v;
+    }
+}

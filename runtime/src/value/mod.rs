@@ -1,0 +1,8 @@
+//! Typed SQL values with Flink's semantics. NULL is `Option<T>` throughout.
+
+pub mod decimal;
+pub mod logic;
+pub mod temporal;
+
+pub use decimal::{Decimal, DecimalType};
+pub use temporal::{Date, FractionStyle, SessionZone, Time, Timestamp};

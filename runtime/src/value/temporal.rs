@@ -1,0 +1,558 @@
+//! DATE, TIME, TIMESTAMP and TIMESTAMP_LTZ values, their text forms, and
+//! civil-calendar arithmetic (proleptic Gregorian, years 0001-9999 as Flink).
+//!
+//! Representations follow Flink's internal ones so that results match:
+//! - [`Date`]: days since 1970-01-01 (`int` in Flink);
+//! - [`Time`]: milliseconds of the day — Flink stores TIME(p) as `int` millis, so
+//!   a TIME(6) value loses its micros exactly as in Flink;
+//! - [`Timestamp`]: epoch millis plus nanos within the milli (`TimestampData`);
+//!   a TIMESTAMP_LTZ uses the same representation as an instant, rendered in the
+//!   session time zone ([`SessionZone`], UTC by default).
+
+/// Days since 1970-01-01.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date(pub i32);
+
+/// Milliseconds since midnight, `0..86_400_000`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Time(pub i32);
+
+/// A date-time without zone (TIMESTAMP) or an instant (TIMESTAMP_LTZ).
+/// Field order makes the derived ordering chronological.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp {
+    /// Milliseconds since 1970-01-01 00:00:00.
+    pub millis: i64,
+    /// Nanoseconds within the millisecond, `0..1_000_000`.
+    pub nanos: u32,
+}
+
+pub const MILLIS_PER_DAY: i64 = 86_400_000;
+
+/// The session time zone used to render and parse TIMESTAMP_LTZ values.
+/// Only fixed offsets are supported (no tz database): `UTC` (Flink's default
+/// when `table.local-time-zone` is UTC), `+08:00`, `GMT-5` and the like.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SessionZone {
+    pub offset_seconds: i32,
+}
+
+impl SessionZone {
+    pub const UTC: SessionZone = SessionZone { offset_seconds: 0 };
+
+    /// Parses `UTC`, `Z`, `GMT`, `+08:00`, `-0530`, `UTC+8`, `GMT-05:00`.
+    pub fn parse(s: &str) -> Option<SessionZone> {
+        let s = s.trim();
+        let rest = s
+            .strip_prefix("UTC")
+            .or_else(|| s.strip_prefix("GMT"))
+            .unwrap_or(s);
+        if rest.is_empty() || rest == "Z" {
+            return Some(SessionZone::UTC);
+        }
+        let (sign, body) = match rest.as_bytes()[0] {
+            b'+' => (1, &rest[1..]),
+            b'-' => (-1, &rest[1..]),
+            _ => return None,
+        };
+        let (h, m) = match body.split_once(':') {
+            Some((h, m)) => (h.parse::<i32>().ok()?, m.parse::<i32>().ok()?),
+            None if body.len() == 4 => (body[..2].parse().ok()?, body[2..].parse().ok()?),
+            None => (body.parse().ok()?, 0),
+        };
+        if h > 18 || m > 59 {
+            return None;
+        }
+        Some(SessionZone {
+            offset_seconds: sign * (h * 3600 + m * 60),
+        })
+    }
+
+    /// The wall-clock TIMESTAMP of an instant in this zone.
+    pub fn to_local(self, instant: Timestamp) -> Timestamp {
+        Timestamp {
+            millis: instant.millis + self.offset_seconds as i64 * 1000,
+            nanos: instant.nanos,
+        }
+    }
+
+    /// The instant of a wall-clock TIMESTAMP in this zone.
+    pub fn to_instant(self, local: Timestamp) -> Timestamp {
+        Timestamp {
+            millis: local.millis - self.offset_seconds as i64 * 1000,
+            nanos: local.nanos,
+        }
+    }
+}
+
+/// Days since the epoch of a proleptic Gregorian date (Howard Hinnant's algorithm).
+pub fn days_from_civil(y: i32, m: u32, d: u32) -> i32 {
+    let y = if m <= 2 { y - 1 } else { y } as i64;
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let m = m as i64;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    (era * 146_097 + doe - 719_468) as i32
+}
+
+/// `(year, month, day)` of days since the epoch.
+pub fn civil_from_days(z: i32) -> (i32, u32, u32) {
+    let z = z as i64 + 719_468;
+    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    ((if m <= 2 { y + 1 } else { y }) as i32, m, d)
+}
+
+pub fn is_leap_year(y: i32) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+pub fn days_in_month(y: i32, m: u32) -> u32 {
+    match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        _ => {
+            if is_leap_year(y) {
+                29
+            } else {
+                28
+            }
+        }
+    }
+}
+
+impl Date {
+    pub fn from_ymd(y: i32, m: u32, d: u32) -> Option<Date> {
+        if !(1..=12).contains(&m) || d == 0 || d > days_in_month(y, m) {
+            return None;
+        }
+        Some(Date(days_from_civil(y, m, d)))
+    }
+
+    pub fn ymd(self) -> (i32, u32, u32) {
+        civil_from_days(self.0)
+    }
+
+    /// ISO-8601 `yyyy-MM-dd` (Java's `ISO_LOCAL_DATE`; the year needs 4 digits).
+    pub fn parse_iso(text: &[u8]) -> Option<Date> {
+        let (d, rest) = parse_date_prefix(text)?;
+        rest.is_empty().then_some(d)
+    }
+
+    /// The lenient form CAST(string AS DATE) accepts: surrounding spaces,
+    /// 1-2 digit month and day (`2024-1-5`).
+    pub fn parse_lenient(text: &[u8]) -> Option<Date> {
+        let t = trim_ascii(text);
+        let mut parts = t.splitn(3, |&c| c == b'-');
+        let y = parse_uint(parts.next()?, 1, 4)? as i32;
+        let m = parse_uint(parts.next()?, 1, 2)? as u32;
+        let d = parse_uint(parts.next()?, 1, 2)? as u32;
+        Date::from_ymd(y, m, d)
+    }
+
+    /// `yyyy-MM-dd`.
+    pub fn write(self, out: &mut Vec<u8>) {
+        let (y, m, d) = self.ymd();
+        write_year(out, y);
+        out.push(b'-');
+        push2(out, m);
+        out.push(b'-');
+        push2(out, d);
+    }
+}
+
+impl Time {
+    pub fn from_hms_milli(h: u32, m: u32, s: u32, ms: u32) -> Time {
+        Time((h * 3_600_000 + m * 60_000 + s * 1000 + ms) as i32)
+    }
+
+    /// Java `ISO_LOCAL_TIME`: `HH:mm[:ss[.f{1,9}]]`; the fraction is truncated to
+    /// millis (Flink's TIME representation).
+    pub fn parse_iso(text: &[u8]) -> Option<Time> {
+        let (nanos, rest) = parse_time_prefix(text, false)?;
+        rest.is_empty().then_some(Time((nanos / 1_000_000) as i32))
+    }
+
+    /// Flink's SQL time format `HH:mm:ss[.f{0,9}]` (csv/json TIME fields).
+    pub fn parse_sql(text: &[u8]) -> Option<Time> {
+        let (nanos, rest) = parse_time_prefix(text, true)?;
+        rest.is_empty().then_some(Time((nanos / 1_000_000) as i32))
+    }
+
+    /// `HH:mm:ss` plus the fraction without trailing zeros (Flink's SQL format).
+    pub fn write_sql(self, out: &mut Vec<u8>) {
+        write_time_of_day(out, self.0 as i64 * 1_000_000, true, FractionStyle::Trimmed);
+    }
+
+    /// `HH:mm:ss` with exactly `precision` fraction digits (CAST(t AS STRING)).
+    pub fn write_with_precision(self, out: &mut Vec<u8>, precision: u8) {
+        write_time_of_day(out, self.0 as i64 * 1_000_000, true, FractionStyle::Fixed(precision));
+    }
+
+    /// `java.time.LocalTime.toString()` (print sink): seconds omitted when zero.
+    pub fn write_java(self, out: &mut Vec<u8>) {
+        write_time_of_day(out, self.0 as i64 * 1_000_000, false, FractionStyle::Java);
+    }
+}
+
+/// How the fractional second is rendered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FractionStyle {
+    /// Up to 9 digits, trailing zeros dropped, no '.' when zero (Flink's formats).
+    Trimmed,
+    /// Exactly n digits (CAST to STRING of TIMESTAMP(n)); none when n = 0.
+    Fixed(u8),
+    /// Java `LocalTime.toString`: 3, 6 or 9 digits, none when zero.
+    Java,
+}
+
+impl Timestamp {
+    pub fn from_millis(millis: i64) -> Timestamp {
+        Timestamp { millis, nanos: 0 }
+    }
+
+    /// From a date and nanoseconds of the day.
+    pub fn from_date_nanos(date: Date, nano_of_day: i64) -> Timestamp {
+        let millis = date.0 as i64 * MILLIS_PER_DAY + nano_of_day / 1_000_000;
+        Timestamp {
+            millis,
+            nanos: (nano_of_day % 1_000_000) as u32,
+        }
+    }
+
+    pub fn date(self) -> Date {
+        Date(self.millis.div_euclid(MILLIS_PER_DAY) as i32)
+    }
+
+    /// Nanoseconds since midnight.
+    pub fn nano_of_day(self) -> i64 {
+        self.millis.rem_euclid(MILLIS_PER_DAY) * 1_000_000 + self.nanos as i64
+    }
+
+    pub fn time(self) -> Time {
+        Time(self.millis.rem_euclid(MILLIS_PER_DAY) as i32)
+    }
+
+    /// Truncates the fraction to `precision` digits (0..=9), as CAST to TIMESTAMP(p).
+    pub fn truncate(self, precision: u8) -> Timestamp {
+        if precision >= 9 {
+            return self;
+        }
+        if precision >= 3 {
+            let unit = 10u32.pow(9 - precision as u32);
+            return Timestamp {
+                millis: self.millis,
+                nanos: self.nanos / unit * unit,
+            };
+        }
+        let unit = 10i64.pow(3 - precision as u32);
+        Timestamp {
+            millis: self.millis.div_euclid(unit) * unit,
+            nanos: 0,
+        }
+    }
+
+    /// Flink's SQL timestamp format: `yyyy-MM-dd HH:mm:ss[.f{0,9}]` (seconds required).
+    pub fn parse_sql(text: &[u8]) -> Option<Timestamp> {
+        Self::parse_with(text, b' ', true)
+    }
+
+    /// ISO-8601 local date-time: `yyyy-MM-ddTHH:mm[:ss[.f{1,9}]]`.
+    pub fn parse_iso(text: &[u8]) -> Option<Timestamp> {
+        Self::parse_with(text, b'T', false)
+    }
+
+    /// CAST(string AS TIMESTAMP): `yyyy-MM-dd[ HH:mm[:ss[.f]]]` or with `T`,
+    /// spaces trimmed, 1-2 digit month/day/hour accepted (as Flink's `DateTimeUtils`).
+    pub fn parse_lenient(text: &[u8]) -> Option<Timestamp> {
+        let t = trim_ascii(text);
+        let split = t.iter().position(|&c| c == b' ' || c == b'T');
+        let (d, rest) = match split {
+            Some(i) => (&t[..i], Some(&t[i + 1..])),
+            None => (t, None),
+        };
+        let date = Date::parse_lenient(d)?;
+        let nanos = match rest {
+            None => 0,
+            Some(r) => parse_lenient_time(trim_ascii(r))?,
+        };
+        Some(Timestamp::from_date_nanos(date, nanos))
+    }
+
+    fn parse_with(text: &[u8], sep: u8, seconds_required: bool) -> Option<Timestamp> {
+        let (date, rest) = parse_date_prefix(text)?;
+        let rest = rest.strip_prefix(&[sep])?;
+        let (nanos, rest) = parse_time_prefix(rest, seconds_required)?;
+        rest.is_empty().then(|| Timestamp::from_date_nanos(date, nanos))
+    }
+
+    /// Writes `yyyy-MM-dd<sep>HH:mm:ss` + fraction per `style`.
+    pub fn write(self, out: &mut Vec<u8>, sep: u8, style: FractionStyle) {
+        self.date().write(out);
+        out.push(sep);
+        write_time_of_day(out, self.nano_of_day(), true, style);
+    }
+
+    /// Flink's csv/json SQL format: `2024-01-05 03:48:29.252`.
+    pub fn write_sql(self, out: &mut Vec<u8>) {
+        self.write(out, b' ', FractionStyle::Trimmed);
+    }
+
+    /// `java.time.LocalDateTime.toString()` (print sink): `2024-01-05T08:01:29.363`,
+    /// seconds omitted when seconds and fraction are zero.
+    pub fn write_java(self, out: &mut Vec<u8>) {
+        self.date().write(out);
+        out.push(b'T');
+        write_time_of_day(out, self.nano_of_day(), false, FractionStyle::Java);
+    }
+
+    /// `java.time.Instant.toString()`: always with seconds, fraction in 3/6/9 digits, `Z`.
+    pub fn write_instant_java(self, out: &mut Vec<u8>) {
+        self.date().write(out);
+        out.push(b'T');
+        write_time_of_day(out, self.nano_of_day(), true, FractionStyle::Java);
+        out.push(b'Z');
+    }
+}
+
+fn trim_ascii(t: &[u8]) -> &[u8] {
+    t.trim_ascii()
+}
+
+fn parse_uint(t: &[u8], min_len: usize, max_len: usize) -> Option<u64> {
+    if t.len() < min_len || t.len() > max_len {
+        return None;
+    }
+    let mut v = 0u64;
+    for &c in t {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + (c - b'0') as u64;
+    }
+    Some(v)
+}
+
+/// `yyyy-MM-dd` at the start of `t`; returns the rest.
+fn parse_date_prefix(t: &[u8]) -> Option<(Date, &[u8])> {
+    if t.len() < 10 || t[4] != b'-' || t[7] != b'-' {
+        return None;
+    }
+    let y = parse_uint(&t[0..4], 4, 4)? as i32;
+    let m = parse_uint(&t[5..7], 2, 2)? as u32;
+    let d = parse_uint(&t[8..10], 2, 2)? as u32;
+    Some((Date::from_ymd(y, m, d)?, &t[10..]))
+}
+
+/// `HH:mm[:ss[.f{1,9}]]` at the start of `t` as nanos of day; with
+/// `seconds_required`, `HH:mm:ss[.f{0,9}]` (a bare '.' is accepted, as Java's
+/// `appendFraction(0, 9, true)` does).
+fn parse_time_prefix(t: &[u8], seconds_required: bool) -> Option<(i64, &[u8])> {
+    if t.len() < 5 || t[2] != b':' {
+        return None;
+    }
+    let h = parse_uint(&t[0..2], 2, 2)? as i64;
+    let m = parse_uint(&t[3..5], 2, 2)? as i64;
+    if h > 23 || m > 59 {
+        return None;
+    }
+    let mut rest = &t[5..];
+    let mut s = 0i64;
+    let mut frac = 0i64;
+    if rest.first() == Some(&b':') {
+        if rest.len() < 3 {
+            return None;
+        }
+        s = parse_uint(&rest[1..3], 2, 2)? as i64;
+        if s > 59 {
+            return None;
+        }
+        rest = &rest[3..];
+        if rest.first() == Some(&b'.') {
+            let digits = rest[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if digits > 9 || (digits == 0 && !seconds_required) {
+                return None;
+            }
+            for i in 0..9 {
+                frac = frac * 10 + if i < digits { (rest[1 + i] - b'0') as i64 } else { 0 };
+            }
+            rest = &rest[1 + digits..];
+        }
+    } else if seconds_required {
+        return None;
+    }
+    Some(((h * 3600 + m * 60 + s) * 1_000_000_000 + frac, rest))
+}
+
+/// Lenient `H:m[:s[.f]]` for CAST.
+fn parse_lenient_time(t: &[u8]) -> Option<i64> {
+    let (hms, frac) = match t.iter().position(|&c| c == b'.') {
+        Some(i) => (&t[..i], Some(&t[i + 1..])),
+        None => (t, None),
+    };
+    let mut parts = hms.split(|&c| c == b':');
+    let h = parse_uint(parts.next()?, 1, 2)? as i64;
+    let m = match parts.next() {
+        Some(p) => parse_uint(p, 1, 2)? as i64,
+        None => 0,
+    };
+    let s = match parts.next() {
+        Some(p) => parse_uint(p, 1, 2)? as i64,
+        None => 0,
+    };
+    if parts.next().is_some() || h > 23 || m > 59 || s > 59 {
+        return None;
+    }
+    let mut nanos = 0i64;
+    if let Some(f) = frac {
+        if f.is_empty() || f.len() > 9 || !f.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        for i in 0..9 {
+            nanos = nanos * 10 + f.get(i).map_or(0, |c| (c - b'0') as i64);
+        }
+    }
+    Some((h * 3600 + m * 60 + s) * 1_000_000_000 + nanos)
+}
+
+fn write_year(out: &mut Vec<u8>, y: i32) {
+    if (0..10000).contains(&y) {
+        let y = y as u32;
+        out.extend_from_slice(&[
+            b'0' + (y / 1000) as u8,
+            b'0' + (y / 100 % 10) as u8,
+            b'0' + (y / 10 % 10) as u8,
+            b'0' + (y % 10) as u8,
+        ]);
+    } else {
+        // Out of Flink's range; Java prints a sign and all digits.
+        if y > 0 {
+            out.push(b'+');
+        }
+        let mut b = itoa::Buffer::new();
+        out.extend_from_slice(b.format(y).as_bytes());
+    }
+}
+
+#[inline]
+fn push2(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&[b'0' + (v / 10) as u8, b'0' + (v % 10) as u8]);
+}
+
+/// `HH:mm[:ss]` + fraction for nanos of day.
+fn write_time_of_day(out: &mut Vec<u8>, nano_of_day: i64, always_seconds: bool, style: FractionStyle) {
+    let secs = nano_of_day / 1_000_000_000;
+    let frac = (nano_of_day % 1_000_000_000) as u32;
+    push2(out, (secs / 3600) as u32);
+    out.push(b':');
+    push2(out, (secs / 60 % 60) as u32);
+    let s = (secs % 60) as u32;
+    if always_seconds || s != 0 || frac != 0 {
+        out.push(b':');
+        push2(out, s);
+    }
+    let digits = match style {
+        FractionStyle::Trimmed => {
+            if frac == 0 {
+                0
+            } else {
+                let mut n = 9;
+                let mut f = frac;
+                while f % 10 == 0 {
+                    f /= 10;
+                    n -= 1;
+                }
+                n
+            }
+        }
+        FractionStyle::Fixed(p) => p.min(9) as u32,
+        FractionStyle::Java => {
+            if frac == 0 {
+                0
+            } else if frac % 1_000_000 == 0 {
+                3
+            } else if frac % 1000 == 0 {
+                6
+            } else {
+                9
+            }
+        }
+    };
+    if digits > 0 {
+        out.push(b'.');
+        let mut div = 100_000_000;
+        for _ in 0..digits {
+            out.push(b'0' + (frac / div % 10) as u8);
+            div /= 10;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(f: impl FnOnce(&mut Vec<u8>)) -> String {
+        let mut out = Vec::new();
+        f(&mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn civil_round_trip() {
+        for d in [-719_162, -1, 0, 1, 19_727, 2_932_896] {
+            let (y, m, dd) = civil_from_days(d);
+            assert_eq!(days_from_civil(y, m, dd), d);
+        }
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(Date::from_ymd(1, 1, 1), Some(Date(-719_162)));
+        assert_eq!(Date::from_ymd(2023, 2, 29), None);
+        let mut d = -719_162;
+        while d < 2_932_897 {
+            let (y, m, dd) = civil_from_days(d);
+            assert_eq!(Date::from_ymd(y, m, dd), Some(Date(d)));
+            d += 97;
+        }
+    }
+
+    #[test]
+    fn parse_and_write() {
+        let ts = Timestamp::parse_sql(b"2024-01-06 05:16:24.240").unwrap();
+        assert_eq!(s(|o| ts.write_sql(o)), "2024-01-06 05:16:24.24");
+        assert_eq!(s(|o| ts.write_java(o)), "2024-01-06T05:16:24.240");
+        let ts = Timestamp::parse_sql(b"2024-01-06 05:16:00").unwrap();
+        assert_eq!(s(|o| ts.write_java(o)), "2024-01-06T05:16");
+        assert_eq!(s(|o| ts.write_instant_java(o)), "2024-01-06T05:16:00Z");
+        assert!(Timestamp::parse_sql(b"2024-01-06 05:16").is_none());
+        assert!(Timestamp::parse_sql(b"2024-01-06T05:16:00").is_none());
+        assert!(Timestamp::parse_iso(b"2024-01-06T05:16").is_some());
+        let ts = Timestamp::parse_sql(b"0001-01-01 00:00:00.000000001").unwrap();
+        assert_eq!(s(|o| ts.write_sql(o)), "0001-01-01 00:00:00.000000001");
+        assert_eq!(s(|o| ts.write(o, b' ', FractionStyle::Fixed(3))), "0001-01-01 00:00:00.000");
+        let ts = Timestamp::parse_lenient(b" 2024-1-6 5:16 ").unwrap();
+        assert_eq!(s(|o| ts.write_sql(o)), "2024-01-06 05:16:00");
+        assert_eq!(Time::parse_iso(b"12:34").map(|t| t.0), Some(45_240_000));
+        assert_eq!(s(|o| Time(45_240_000).write_java(o)), "12:34");
+        assert_eq!(s(|o| Time(45_240_123).write_sql(o)), "12:34:00.123");
+        assert_eq!(Date::parse_iso(b"2024-1-05"), None);
+        let t = Timestamp::parse_sql(b"1969-12-31 23:59:59.999999").unwrap();
+        assert_eq!(t.millis, -1);
+        assert_eq!(s(|o| t.truncate(3).write_sql(o)), "1969-12-31 23:59:59.999");
+        assert_eq!(s(|o| t.truncate(0).write_sql(o)), "1969-12-31 23:59:59");
+    }
+
+    #[test]
+    fn zones() {
+        assert_eq!(SessionZone::parse("UTC"), Some(SessionZone::UTC));
+        assert_eq!(SessionZone::parse("+08:00").unwrap().offset_seconds, 8 * 3600);
+        assert_eq!(SessionZone::parse("GMT-0530").unwrap().offset_seconds, -(5 * 3600 + 1800));
+        assert_eq!(SessionZone::parse("Europe/Paris"), None);
+    }
+}
