@@ -286,8 +286,11 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// The closest candidate to `name`, if it is close enough to be a likely typo.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
-    let limit = (name.chars().count() / 3).max(1);
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let limit = ((name.chars().count() + 2) / 3).max(1);
     candidates
         .into_iter()
         .map(|c| (edit_distance(name, c), c))
@@ -307,12 +310,18 @@ mod tests {
         assert_eq!(&file.text[off..off + 1], "w");
         assert_eq!(file.line_col(off), LineCol { line: 2, column: 9 });
         assert_eq!(file.offset(9, 1), file.text.len());
-        assert_eq!(file.line_col(file.text.len()), LineCol { line: 3, column: 5 });
+        assert_eq!(
+            file.line_col(file.text.len()),
+            LineCol { line: 3, column: 5 }
+        );
     }
 
     #[test]
     fn suggests_close_names_only() {
-        assert_eq!(did_you_mean("pirce", ["price", "region"]).as_deref(), Some("price"));
+        assert_eq!(
+            did_you_mean("pirce", ["price", "region"]).as_deref(),
+            Some("price")
+        );
         assert_eq!(did_you_mean("xyz", ["price", "region"]), None);
     }
 }

@@ -1,11 +1,124 @@
 //! stmtc: compiles an Apache Flink SQL statement set into a native Rust program.
 //!
-//! The pipeline, one pass per module: `parser` (job file -> statements) ->
-//! `binder` (catalog, names, types -> bound statement set) -> ... The public
-//! API is the handful of entry points below; IR types stay crate-private.
+//! The pipeline, one pass per module, runs in [`check`]:
+//! `parser` (job file -> statements) -> `binder` (catalog, names, types ->
+//! bound statement set, `ir`). The public API is the entry points below and
+//! the diagnostics they return; the IR stays crate-private.
 
 pub mod diagnostics;
-// pub mod functions;
-pub mod parser;
-pub mod types;
-pub mod typing;
+
+mod binder;
+mod functions;
+mod ir;
+mod ir_print;
+mod parser;
+mod types;
+mod typing;
+
+use std::cell::Cell;
+use std::panic::{self, AssertUnwindSafe};
+
+use diagnostics::{Diagnostic, Diagnostics, SourceFile, Span};
+
+/// The outcome of checking a job file: its diagnostics and, when it bound,
+/// the bound statement set.
+pub struct Checked {
+    pub file: SourceFile,
+    /// Sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+    job: Option<ir::BoundJob>,
+}
+
+impl Checked {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == diagnostics::Severity::Error)
+    }
+
+    /// `N tables, M views, K inserts`.
+    pub fn summary(&self) -> String {
+        let Some(job) = &self.job else {
+            return "nothing bound".to_string();
+        };
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        format!(
+            "{}, {}, {}",
+            plural(job.tables.len(), "table"),
+            plural(job.views.len(), "view"),
+            plural(job.inserts.len(), "insert")
+        )
+    }
+
+    /// The bound statement set as text (tables, views, each INSERT's tree).
+    pub fn bound_text(&self) -> String {
+        self.job.as_ref().map(ir_print::bound_job).unwrap_or_default()
+    }
+
+    /// Diagnostics rendered as `file:line:col: error: ...` with code frames.
+    pub fn render_diagnostics(&self, color: bool) -> String {
+        diagnostics::render(&self.file, &self.diagnostics, color)
+    }
+
+    pub fn diagnostics_json(&self) -> String {
+        diagnostics::to_json(&self.file, &self.diagnostics)
+    }
+}
+
+thread_local! {
+    /// The statement being processed, so an internal error can say where.
+    static CURRENT: Cell<Span> = const { Cell::new(Span::new(0, 0)) };
+}
+
+pub(crate) fn set_current_span(span: Span) {
+    CURRENT.with(|c| c.set(span));
+}
+
+/// Parses, binds and type-checks a job file, collecting every error.
+pub fn check(file: SourceFile) -> Checked {
+    let mut diags = Diagnostics::default();
+    set_current_span(Span::new(0, 0));
+    let result = guarded(|| {
+        let mut diags = Diagnostics::default();
+        let script = parser::parse_script(&file, &mut diags);
+        let job = binder::bind_script(&file, &script, &mut diags);
+        (job, diags)
+    });
+    let job = match result {
+        Ok((job, found)) => {
+            diags = found;
+            Some(job)
+        }
+        Err(d) => {
+            diags.push(d);
+            None
+        }
+    };
+    let job = if diags.has_errors() { None } else { job };
+    Checked {
+        file,
+        diagnostics: diags.into_sorted(),
+        job,
+    }
+}
+
+/// Runs a compiler pass, turning a panic (a bug in stmtc) into a located
+/// internal-error diagnostic instead of a crash.
+fn guarded<T>(pass: impl FnOnce() -> T) -> Result<T, Diagnostic> {
+    let previous = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    let result = panic::catch_unwind(AssertUnwindSafe(pass));
+    panic::set_hook(previous);
+    result.map_err(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string());
+        Diagnostic::error(
+            CURRENT.with(Cell::get),
+            format!("internal error in stmtc while processing this statement: {what}"),
+        )
+        .with_note("this is a bug in stmtc, not in the job; please report it with the job file")
+    })
+}

@@ -61,7 +61,10 @@ impl DataType {
         DataType { kind, nullable }
     }
     pub const fn nullable(kind: TypeKind) -> Self {
-        DataType { kind, nullable: true }
+        DataType {
+            kind,
+            nullable: true,
+        }
     }
     pub const fn not_null(kind: TypeKind) -> Self {
         DataType {
@@ -128,7 +131,10 @@ impl TypeKind {
         matches!(self, TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_))
     }
     pub fn is_interval(&self) -> bool {
-        matches!(self, TypeKind::IntervalDayTime | TypeKind::IntervalYearMonth)
+        matches!(
+            self,
+            TypeKind::IntervalDayTime | TypeKind::IntervalYearMonth
+        )
     }
 
     /// Precision and scale of an exact numeric type, as Flink sees integers
@@ -250,7 +256,9 @@ pub fn from_sql(data_type: &sqlparser::ast::DataType) -> Result<TypeKind, String
         T::Binary(len) => match len {
             None => Ok(TypeKind::Binary(1)),
             Some(n) if *n >= 1 && *n <= u64::from(MAX_LENGTH) => Ok(TypeKind::Binary(*n as u32)),
-            Some(n) => Err(format!("BINARY length must be between 1 and {MAX_LENGTH}, found {n}")),
+            Some(n) => Err(format!(
+                "BINARY length must be between 1 and {MAX_LENGTH}, found {n}"
+            )),
         },
         T::Varbinary(len) => match len {
             None => Ok(TypeKind::Varbinary(1)),
@@ -269,11 +277,13 @@ pub fn from_sql(data_type: &sqlparser::ast::DataType) -> Result<TypeKind, String
         T::Timestamp(p, TimezoneInfo::None | TimezoneInfo::WithoutTimeZone) => {
             time_precision(p, 6, "TIMESTAMP").map(TypeKind::Timestamp)
         }
-        T::Timestamp(_, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => Err(
-            "TIMESTAMP WITH TIME ZONE is not supported by Flink; use TIMESTAMP_LTZ".to_string(),
-        ),
+        T::Timestamp(_, TimezoneInfo::WithTimeZone | TimezoneInfo::Tz) => {
+            Err("TIMESTAMP WITH TIME ZONE is not supported by Flink; use TIMESTAMP_LTZ".to_string())
+        }
         T::Custom(name, modifiers)
-            if name.to_string().eq_ignore_ascii_case(crate::parser::dialect::TIMESTAMP_LTZ) =>
+            if name
+                .to_string()
+                .eq_ignore_ascii_case(crate::parser::dialect::TIMESTAMP_LTZ) =>
         {
             let p = match modifiers.as_slice() {
                 [] => None,
@@ -304,7 +314,10 @@ mod tests {
                 "DECIMAL(10, 2)",
             ),
             (DataType::nullable(TypeKind::Timestamp(3)), "TIMESTAMP(3)"),
-            (DataType::nullable(TypeKind::TimestampLtz(3)), "TIMESTAMP_LTZ(3)"),
+            (
+                DataType::nullable(TypeKind::TimestampLtz(3)),
+                "TIMESTAMP_LTZ(3)",
+            ),
             (DataType::not_null(TypeKind::Char(3)), "CHAR(3) NOT NULL"),
             (DataType::nullable(TypeKind::Varbinary(MAX_LENGTH)), "BYTES"),
         ];

@@ -363,12 +363,17 @@ pub fn comparison_type_for(op: &str, l: &DataType, r: &DataType) -> Result<DataT
 /// the approximate type; approximate vs DECIMAL is DOUBLE; DECIMALs keep the
 /// most integer digits and the largest scale (capped at 38 digits, scale given
 /// up first); an exact numeric vs DATE/TIME/TIMESTAMP gives the datetime type
-/// (`CASE WHEN c THEN 1 ELSE DATE '2024-01-01' END` is a DATE in Flink); CHAR(n)
+/// (`CASE WHEN c THEN 1 ELSE DATE '2024-01-01' END` is a DATE in Flink), except
+/// a datetime followed by a DECIMAL, which is refused; CHAR(n)
 /// vs CHAR(n) stays CHAR(n), other strings give VARCHAR(longest); TIMESTAMP vs
 /// TIMESTAMP_LTZ of equal precision keeps the first kind, otherwise takes the
 /// second's kind with the larger precision. DATE vs TIMESTAMP is incompatible.
 pub fn common_type(types: &[DataType]) -> Option<DataType> {
-    fold_types(types, least_restrictive_pair, types.iter().any(|t| t.nullable))
+    fold_types(
+        types,
+        least_restrictive_pair,
+        types.iter().any(|t| t.nullable),
+    )
 }
 
 /// Fold a pairwise merge over the non-NULL kinds.
@@ -396,7 +401,9 @@ fn decimal_union(a: TypeKind, b: TypeKind) -> Option<TypeKind> {
     let scale = s1.max(s2);
     let scale = scale.min(MAX_DECIMAL_PRECISION.saturating_sub(integer_digits));
     Some(decimal(
-        integer_digits.saturating_add(scale).min(MAX_DECIMAL_PRECISION),
+        integer_digits
+            .saturating_add(scale)
+            .min(MAX_DECIMAL_PRECISION),
         scale,
     ))
 }
@@ -459,11 +466,12 @@ fn least_restrictive_pair(a: TypeKind, b: TypeKind) -> Option<TypeKind> {
     if a.is_binary() && b.is_binary() {
         return binary_union(a, b);
     }
-    // Calcite lets an exact numeric join a datetime type (not FLOAT/DOUBLE).
+    // Calcite lets an exact numeric join a datetime type (not FLOAT/DOUBLE),
+    // but a DECIMAL only when it comes first (`CASE .. THEN ts ELSE d END` fails).
     if a.is_exact_numeric() && b.is_temporal() {
         return Some(b);
     }
-    if a.is_temporal() && b.is_exact_numeric() {
+    if a.is_temporal() && b.is_integer() {
         return Some(a);
     }
     if a.is_timestamp() && b.is_timestamp() {
@@ -484,7 +492,7 @@ fn least_restrictive_pair(a: TypeKind, b: TypeKind) -> Option<TypeKind> {
 /// `LogicalTypeMerging.findCommonType`, which differs from [`common_type`]):
 /// FLOAT vs DOUBLE is DOUBLE; DECIMAL then FLOAT is FLOAT but FLOAT then DECIMAL
 /// is DOUBLE; numerics never join datetimes; DATE vs TIMESTAMP is DATE, TIME vs
-/// TIMESTAMP is TIME; TIMESTAMP vs TIMESTAMP_LTZ is TIMESTAMP_LTZ. Nullable only
+/// TIMESTAMP is TIME (but neither joins TIMESTAMP_LTZ); TIMESTAMP vs TIMESTAMP_LTZ is TIMESTAMP_LTZ. Nullable only
 /// if every argument is nullable (one NOT NULL argument makes it NOT NULL).
 pub fn coalesce_type(types: &[DataType]) -> Option<DataType> {
     let nullable = types.iter().all(|t| t.nullable);
@@ -513,10 +521,11 @@ fn coalesce_pair(a: TypeKind, b: TypeKind) -> Option<TypeKind> {
         return binary_union(a, b);
     }
     match (a, b) {
-        (TypeKind::Date, x) | (x, TypeKind::Date) if x.is_timestamp() => Some(TypeKind::Date),
-        (TypeKind::Time(p), x) | (x, TypeKind::Time(p)) if x.is_timestamp() => {
-            Some(TypeKind::Time(p))
+        (TypeKind::Date, TypeKind::Timestamp(_)) | (TypeKind::Timestamp(_), TypeKind::Date) => {
+            Some(TypeKind::Date)
         }
+        (TypeKind::Time(p), TypeKind::Timestamp(_))
+        | (TypeKind::Timestamp(_), TypeKind::Time(p)) => Some(TypeKind::Time(p)),
         (TypeKind::Time(pa), TypeKind::Time(pb)) => Some(TypeKind::Time(pa.max(pb))),
         _ if a.is_timestamp() && b.is_timestamp() => {
             let p = timestamp_precision(a).max(timestamp_precision(b));
@@ -559,9 +568,7 @@ pub fn can_cast(from: &DataType, to: &DataType) -> bool {
         K::Boolean => t.is_numeric() || t == K::Boolean || t.is_string(),
         K::Date => t.is_string() || t == K::Date || datetime(t),
         K::Time(_) => t.is_string() || matches!(t, K::Time(_)) || datetime(t),
-        K::Timestamp(_) | K::TimestampLtz(_) => {
-            t.is_numeric() || t.is_string() || t.is_temporal()
-        }
+        K::Timestamp(_) | K::TimestampLtz(_) => t.is_numeric() || t.is_string() || t.is_temporal(),
         K::Binary(_) | K::Varbinary(_) => t.is_string() || t.is_binary() || t.is_temporal(),
         K::IntervalDayTime | K::IntervalYearMonth => t.is_string() || t == f,
         _ => false,
@@ -572,7 +579,7 @@ pub fn can_cast(from: &DataType, to: &DataType) -> bool {
 /// type `to` by INSERT (Flink's implicit casts at the sink, observed):
 /// - integers widen (TINYINT -> SMALLINT -> INT -> BIGINT), never narrow;
 /// - every numeric goes into any DECIMAL (even `INT` into `DECIMAL(5, 2)`, and
-///   `DECIMAL(10, 2)` into `DECIMAL(5, 2)`: Flink casts, overflow becomes NULL)
+///   `DECIMAL(10, 2)` into `DECIMAL(5, 2)`: Flink inserts a cast)
 ///   and into DOUBLE; everything but DOUBLE goes into FLOAT;
 /// - strings go into any VARCHAR/STRING (no length check); into CHAR(n) only
 ///   from CHAR;
@@ -599,7 +606,9 @@ pub fn can_assign(from: &DataType, to: &DataType) -> bool {
         K::Char(_) => matches!(f, K::Char(_)),
         K::Varbinary(_) => f.is_binary(),
         K::Binary(_) => matches!(f, K::Binary(_)),
-        K::Date | K::Time(_) => matches!(f, K::Timestamp(_)) || matches!((f, t), (K::Time(_), K::Time(_))),
+        K::Date | K::Time(_) => {
+            matches!(f, K::Timestamp(_)) || matches!((f, t), (K::Time(_), K::Time(_)))
+        }
         K::Timestamp(_) | K::TimestampLtz(_) => f.is_timestamp(),
         _ => false,
     }
@@ -792,7 +801,10 @@ mod tests {
             return render(numeric_literal_type(text));
         }
         for (prefix, f) in [
-            ("common(", common_type as fn(&[DataType]) -> Option<DataType>),
+            (
+                "common(",
+                common_type as fn(&[DataType]) -> Option<DataType>,
+            ),
             ("coalesce(", coalesce_type),
         ] {
             if let Some(rest) = input.strip_prefix(prefix) {
@@ -860,7 +872,10 @@ mod tests {
         check("DECIMAL(10, 2) % TINYINT", "DECIMAL(5, 2)");
         check("DECIMAL(38, 10) % BIGINT", "DECIMAL(29, 10)");
         check("DECIMAL(30, 5) % DECIMAL(38, 10)", "DECIMAL(35, 10)");
-        check("INT % FLOAT", "ERR Cannot apply '%' to arguments of type '<INTEGER> % <FLOAT>'");
+        check(
+            "INT % FLOAT",
+            "ERR Cannot apply '%' to arguments of type '<INTEGER> % <FLOAT>'",
+        );
         check("DOUBLE % INT", "ERR Cannot apply '%'");
     }
 
@@ -874,7 +889,10 @@ mod tests {
         check("DOUBLE + INT", "DOUBLE");
         check("FLOAT + DECIMAL(10, 2)", "DOUBLE");
         check("DECIMAL(10, 2) * FLOAT", "DOUBLE");
-        check("DECIMAL(10, 2) NOT NULL * FLOAT NOT NULL", "DOUBLE NOT NULL");
+        check(
+            "DECIMAL(10, 2) NOT NULL * FLOAT NOT NULL",
+            "DOUBLE NOT NULL",
+        );
     }
 
     #[test]
@@ -901,7 +919,10 @@ mod tests {
         check("DECIMAL(38, 10) / DECIMAL(38, 10)", "DECIMAL(38, 6)");
         check("DECIMAL(30, 5) / INT", "DECIMAL(38, 13)");
         check("TINYINT / DECIMAL(30, 5)", "DECIMAL(38, 30)");
-        check("DECIMAL(10, 2) NOT NULL / INT NOT NULL", "DECIMAL(21, 13) NOT NULL");
+        check(
+            "DECIMAL(10, 2) NOT NULL / INT NOT NULL",
+            "DECIMAL(21, 13) NOT NULL",
+        );
     }
 
     #[test]
@@ -954,7 +975,10 @@ mod tests {
             "-BOOLEAN",
             "ERR Cannot apply '-' to arguments of type '-<BOOLEAN>'. Supported form(s): '-<NUMERIC>'\n'-<DATETIME_INTERVAL>'",
         );
-        check("-STRING", "ERR Cannot apply '-' to arguments of type '-<VARCHAR(2147483647)>'");
+        check(
+            "-STRING",
+            "ERR Cannot apply '-' to arguments of type '-<VARCHAR(2147483647)>'",
+        );
     }
 
     #[test]
@@ -987,7 +1011,10 @@ mod tests {
             "INT = BOOLEAN",
             "ERR Cannot apply '=' to arguments of type '<INTEGER> = <BOOLEAN>'. Supported form(s): '<COMPARABLE_TYPE> = <COMPARABLE_TYPE>'",
         );
-        check("DATE = TIMESTAMP(3)", "ERR Cannot apply '=' to arguments of type '<DATE> = <TIMESTAMP(3)>'");
+        check(
+            "DATE = TIMESTAMP(3)",
+            "ERR Cannot apply '=' to arguments of type '<DATE> = <TIMESTAMP(3)>'",
+        );
         check("DATE = INT", "ERR Cannot apply '='");
         check("TIME(0) = TIMESTAMP(3)", "ERR Cannot apply '='");
         check("BYTES = STRING", "ERR Cannot apply '=' to arguments of type '<VARBINARY(2147483647)> = <VARCHAR(2147483647)>'");
@@ -1014,7 +1041,10 @@ mod tests {
         check("common(DECIMAL(38, 10); INT)", "DECIMAL(38, 10)");
         check("common(DECIMAL(38, 0); DECIMAL(38, 10))", "DECIMAL(38, 0)");
         check("common(DECIMAL(38, 0); DECIMAL(10, 2))", "DECIMAL(38, 0)");
-        check("common(INT NOT NULL; DECIMAL(2, 1) NOT NULL)", "DECIMAL(11, 1) NOT NULL");
+        check(
+            "common(INT NOT NULL; DECIMAL(2, 1) NOT NULL)",
+            "DECIMAL(11, 1) NOT NULL",
+        );
         check("common(FLOAT; DOUBLE)", "FLOAT");
         check("common(DOUBLE; FLOAT)", "DOUBLE");
         check("common(INT; FLOAT; DOUBLE)", "FLOAT");
@@ -1023,19 +1053,30 @@ mod tests {
         check("common(FLOAT; DECIMAL(10, 2))", "DOUBLE");
         check("common(CHAR(3); CHAR(3))", "CHAR(3)");
         check("common(CHAR(3); CHAR(5))", "VARCHAR(5)");
-        check("common(CHAR(1) NOT NULL; CHAR(3) NOT NULL)", "VARCHAR(3) NOT NULL");
+        check(
+            "common(CHAR(1) NOT NULL; CHAR(3) NOT NULL)",
+            "VARCHAR(3) NOT NULL",
+        );
         check("common(CHAR(3); VARCHAR(10))", "VARCHAR(10)");
         check("common(VARCHAR(10); STRING)", "STRING");
         check("common(CHAR(3) NOT NULL; NULL)", "CHAR(3)");
         check("common(INT; DATE)", "DATE");
-        check("common(DECIMAL(38, 10); TIMESTAMP(3) NOT NULL)", "TIMESTAMP(3)");
+        check(
+            "common(DECIMAL(38, 10); TIMESTAMP(3) NOT NULL)",
+            "TIMESTAMP(3)",
+        );
         check("common(TIME(0); BIGINT)", "TIME(0)");
+        check("common(DECIMAL(10, 2); DATE)", "DATE");
+        check("common(DATE; DECIMAL(10, 2))", "NONE");
         check("common(TIMESTAMP(3); TIMESTAMP(6))", "TIMESTAMP(6)");
         check("common(TIMESTAMP(3); TIMESTAMP_LTZ(3))", "TIMESTAMP(3)");
         check("common(TIMESTAMP_LTZ(3); TIMESTAMP(3))", "TIMESTAMP_LTZ(3)");
         check("common(TIMESTAMP_LTZ(3); TIMESTAMP(6))", "TIMESTAMP(6)");
         check("common(TIMESTAMP(6); TIMESTAMP_LTZ(3))", "TIMESTAMP_LTZ(6)");
-        check("common(TIMESTAMP(3); TIMESTAMP_LTZ(3); TIMESTAMP(6))", "TIMESTAMP(6)");
+        check(
+            "common(TIMESTAMP(3); TIMESTAMP_LTZ(3); TIMESTAMP(6))",
+            "TIMESTAMP(6)",
+        );
         check("common(BYTES; BYTES)", "BYTES");
         check("common(BOOLEAN; BOOLEAN NOT NULL)", "BOOLEAN");
         check("common(INT; STRING)", "NONE");
@@ -1062,9 +1103,18 @@ mod tests {
         check("coalesce(CHAR(3); CHAR(5))", "VARCHAR(5)");
         check("coalesce(CHAR(3); STRING NOT NULL)", "STRING NOT NULL");
         check("coalesce(TIMESTAMP(3); DATE)", "DATE");
-        check("coalesce(TIMESTAMP(3) NOT NULL; TIME(0))", "TIME(0) NOT NULL");
-        check("coalesce(TIMESTAMP(3); TIMESTAMP_LTZ(3))", "TIMESTAMP_LTZ(3)");
-        check("coalesce(TIMESTAMP(3); TIMESTAMP(6); TIMESTAMP_LTZ(3))", "TIMESTAMP_LTZ(6)");
+        check(
+            "coalesce(TIMESTAMP(3) NOT NULL; TIME(0))",
+            "TIME(0) NOT NULL",
+        );
+        check(
+            "coalesce(TIMESTAMP(3); TIMESTAMP_LTZ(3))",
+            "TIMESTAMP_LTZ(3)",
+        );
+        check(
+            "coalesce(TIMESTAMP(3); TIMESTAMP(6); TIMESTAMP_LTZ(3))",
+            "TIMESTAMP_LTZ(6)",
+        );
         check("coalesce(INT; NULL; BIGINT)", "BIGINT");
         check("coalesce(INT; DATE)", "NONE");
         check("coalesce(INT; STRING)", "NONE");
@@ -1172,7 +1222,10 @@ mod tests {
         check("literal 1.", "INT NOT NULL");
         check("literal 123456789012345678.5", "DECIMAL(19, 1) NOT NULL");
         check("literal 12345678901234567.89", "DECIMAL(19, 2) NOT NULL");
-        check("literal 1234567890123456789.5", "ERR Numeric literal '1234567890123456789.5' out of range");
+        check(
+            "literal 1234567890123456789.5",
+            "ERR Numeric literal '1234567890123456789.5' out of range",
+        );
         check("literal 0.12345678901234567890", "ERR Numeric literal");
         check("literal 1e3", "DOUBLE NOT NULL");
         check("literal 1E-2", "DOUBLE NOT NULL");

@@ -33,8 +33,9 @@ def sinks_of(job_text):
         m = re.match(r'^CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([`\w.]+)', s, re.I)
         if not m:
             continue
+        w = list(re.finditer(r'\)\s*WITH\s*\(', s, re.I))
         opts = dict((k.lower(), v) for k, v in
-                    re.findall(r"'([^']+)'\s*=\s*'((?:[^']|'')*)'", s[s.upper().rfind('WITH'):]))
+                    re.findall(r"'([^']+)'\s*=\s*'((?:[^']|'')*)'", s[w[-1].end():] if w else ''))
         tables[m.group(1).split('.')[-1].strip('`').lower()] = (m.group(1).split('.')[-1].strip('`'), opts)
     sinks = []
     for it in items:

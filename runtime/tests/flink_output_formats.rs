@@ -9,7 +9,10 @@ use stmtc_runtime::sink::format::{CsvFormat, Field, JsonFormat, PrintFormat, Row
 use stmtc_runtime::text::number;
 use stmtc_runtime::value::{Date, DecimalType, Time, Timestamp};
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/flink_samples/output_formats");
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/flink_samples/output_formats"
+);
 
 /// A typed cell decoded from `values.tsv`.
 enum Cell {
@@ -44,7 +47,9 @@ fn unescape(s: &str) -> Cell {
 }
 
 fn hex(s: &str) -> Vec<u8> {
-    (0..s.len() / 2).map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap()).collect()
+    (0..s.len() / 2)
+        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
+        .collect()
 }
 
 fn decimal_type(t: &str) -> DecimalType {
@@ -83,7 +88,9 @@ fn field<'a>(ty: &str, cell: &'a Cell) -> Field<'a> {
             Field::Decimal(dt.parse(b).unwrap().unwrap(), dt)
         }
         t if t.starts_with("TIME(") => Field::Time(Time::parse_iso(b).unwrap()),
-        t if t.starts_with("TIMESTAMP_LTZ") => Field::TimestampLtz(Timestamp::parse_sql(b).unwrap()),
+        t if t.starts_with("TIMESTAMP_LTZ") => {
+            Field::TimestampLtz(Timestamp::parse_sql(b).unwrap())
+        }
         t if t.starts_with("TIMESTAMP") => Field::Timestamp(Timestamp::parse_sql(b).unwrap()),
         other => panic!("type {other}"),
     }
@@ -140,7 +147,11 @@ fn check<F: RowFormat>(table: &Table, mut format: F, sample: &str) {
         assert!(found, "{sample}: row not in Flink's output:\n{line}");
         total += line.len();
     }
-    assert_eq!(total, expected.len(), "{sample}: Flink wrote rows we did not");
+    assert_eq!(
+        total,
+        expected.len(),
+        "{sample}: Flink wrote rows we did not"
+    );
 }
 
 #[test]
@@ -152,7 +163,11 @@ fn csv_matches_flink() {
         CsvFormat::new(b';', Some(b'\''), Some(b'\\'), Some("NULL".into())),
         "csv_opts.txt",
     );
-    check(&t, CsvFormat::new(b'|', None, None, None), "csv_noquote.txt");
+    check(
+        &t,
+        CsvFormat::new(b'|', None, None, None),
+        "csv_noquote.txt",
+    );
 }
 
 #[test]

@@ -20,6 +20,8 @@ pub struct Name {
 #[derive(Clone, Debug, Default)]
 pub struct Script {
     pub statements: Vec<Statement>,
+    /// Names declared by CREATE statements that failed to parse.
+    pub broken_names: Vec<Name>,
 }
 
 #[derive(Clone, Debug)]
@@ -64,7 +66,10 @@ pub struct ColumnDef {
 #[derive(Clone, Debug)]
 pub enum ColumnKind {
     /// A stored column with its declared type (nullability included).
-    Physical { data_type: DataType, type_span: Span },
+    Physical {
+        data_type: DataType,
+        type_span: Span,
+    },
     /// `name AS expr`: computed from the other columns on read.
     Computed { expr: Expr },
     /// `name type METADATA [FROM 'key'] [VIRTUAL]`: accepted by the parser so
@@ -118,4 +123,15 @@ pub struct Insert {
     /// True when written inside `EXECUTE STATEMENT SET BEGIN ... END`.
     pub in_statement_set: bool,
     pub span: Span,
+}
+
+impl Statement {
+    pub fn span(&self) -> Span {
+        match self {
+            Statement::Set(s) => s.span,
+            Statement::CreateTable(t) => t.span,
+            Statement::CreateView(v) => v.span,
+            Statement::Insert(i) => i.span,
+        }
+    }
 }

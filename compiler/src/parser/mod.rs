@@ -50,6 +50,7 @@ pub fn parse_script(file: &SourceFile, diags: &mut Diagnostics) -> Script {
         tokens: &tokens,
         file,
         diags,
+        declared: None,
     };
     front.parse_statements()
 }
@@ -66,6 +67,8 @@ struct FrontEnd<'a> {
     tokens: &'a [TokenWithSpan],
     file: &'a SourceFile,
     diags: &'a mut Diagnostics,
+    /// The name a CREATE statement being parsed declares.
+    declared: Option<Name>,
 }
 
 type PResult<T> = Result<T, Diagnostic>;
@@ -78,6 +81,7 @@ impl FrontEnd<'_> {
             if self.peek() == &Token::EOF {
                 break;
             }
+            self.declared = None;
             let result = if self.peek_keyword(Keyword::EXECUTE) || self.is_begin_statement_set() {
                 self.parse_statement_set(&mut script)
             } else {
@@ -87,6 +91,11 @@ impl FrontEnd<'_> {
             };
             if let Err(d) = result {
                 self.diags.push(d);
+                // A CREATE that failed still claims its name, so that later
+                // statements using it do not report it as unknown.
+                if let Some(name) = self.declared.take() {
+                    script.broken_names.push(name);
+                }
                 self.skip_past_semicolon();
             }
         }
@@ -154,7 +163,10 @@ impl FrontEnd<'_> {
     fn unsupported_statement(&self) -> Diagnostic {
         Diagnostic::error(
             self.current_span(),
-            format!("unsupported statement starting with {}", describe_token(self.peek())),
+            format!(
+                "unsupported statement starting with {}",
+                describe_token(self.peek())
+            ),
         )
         .with_help(
             "a job file holds SET, CREATE TABLE, CREATE VIEW, INSERT and EXECUTE STATEMENT SET",
@@ -172,8 +184,10 @@ impl FrontEnd<'_> {
                 s
             }
             _ => {
-                return Err(Diagnostic::error(key_span, "expected a quoted option key after SET")
-                    .with_help("write SET 'key' = 'value';"))
+                return Err(
+                    Diagnostic::error(key_span, "expected a quoted option key after SET")
+                        .with_help("write SET 'key' = 'value';"),
+                )
             }
         };
         self.expect_token(&Token::Eq)?;
@@ -213,6 +227,7 @@ impl FrontEnd<'_> {
     fn parse_create_table(&mut self, start: Span, temporary: bool) -> PResult<CreateTable> {
         let if_not_exists = self.parse_if_not_exists();
         let name = self.parse_simple_name("table")?;
+        self.declared = Some(name.clone());
         self.expect_token(&Token::LParen)?;
         let mut columns = Vec::new();
         let mut watermark = None;
@@ -236,7 +251,8 @@ impl FrontEnd<'_> {
                     ));
                 }
                 watermark = Some(wm);
-            } else if self.peek_keyword(Keyword::PRIMARY) || self.peek_keyword(Keyword::CONSTRAINT) {
+            } else if self.peek_keyword(Keyword::PRIMARY) || self.peek_keyword(Keyword::CONSTRAINT)
+            {
                 if self.parser.parse_keyword(Keyword::CONSTRAINT) {
                     self.parse_name()?;
                 }
@@ -319,7 +335,10 @@ impl FrontEnd<'_> {
 
     /// `NOT ENFORCED` is required: Flink does not check keys of external data.
     fn parse_enforced(&mut self) -> PResult<bool> {
-        if self.parser.parse_keywords(&[Keyword::NOT, Keyword::ENFORCED]) {
+        if self
+            .parser
+            .parse_keywords(&[Keyword::NOT, Keyword::ENFORCED])
+        {
             Ok(false)
         } else {
             let span = self.current_span();
@@ -334,7 +353,7 @@ impl FrontEnd<'_> {
     /// A physical (`name TYPE [NOT NULL]`), computed (`name AS expr`) or
     /// metadata column, with an inline `PRIMARY KEY NOT ENFORCED` if present.
     fn parse_column_def(&mut self) -> PResult<(ColumnDef, Option<PrimaryKey>)> {
-        let name = self.parse_name()?;
+        let name = self.parse_column_name()?;
         let start = name.span;
         let mut inline_pk = None;
         let kind = if self.parser.parse_keyword(Keyword::AS) {
@@ -350,7 +369,10 @@ impl FrontEnd<'_> {
                     nullable = false;
                 } else if self.parser.parse_keyword(Keyword::NULL) {
                     nullable = true;
-                } else if self.parser.parse_keywords(&[Keyword::PRIMARY, Keyword::KEY]) {
+                } else if self
+                    .parser
+                    .parse_keywords(&[Keyword::PRIMARY, Keyword::KEY])
+                {
                     let enforced = self.parse_enforced()?;
                     inline_pk = Some(PrimaryKey {
                         columns: vec![name.clone()],
@@ -393,7 +415,10 @@ impl FrontEnd<'_> {
     /// unknown or malformed type is reported where it is written.
     fn parse_type(&mut self) -> PResult<(types::TypeKind, Span)> {
         let start = self.current_span();
-        let data_type = self.parser.parse_data_type().map_err(|e| self.error_of(e))?;
+        let data_type = self
+            .parser
+            .parse_data_type()
+            .map_err(|e| self.error_of(e))?;
         let span = start.to(self.previous_span());
         types::from_sql(&data_type)
             .map(|kind| (kind, span))
@@ -455,6 +480,7 @@ impl FrontEnd<'_> {
     fn parse_create_view(&mut self, start: Span, temporary: bool) -> PResult<CreateView> {
         let if_not_exists = self.parse_if_not_exists();
         let name = self.parse_simple_name("view")?;
+        self.declared = Some(name.clone());
         let mut columns = Vec::new();
         if self.parser.consume_token(&Token::LParen) {
             loop {
@@ -578,7 +604,10 @@ impl FrontEnd<'_> {
     fn expected_here(&self, what: &str) -> Diagnostic {
         Diagnostic::error(
             self.current_span(),
-            format!("syntax error: expected {what}, found {}", describe_token(self.peek())),
+            format!(
+                "syntax error: expected {what}, found {}",
+                describe_token(self.peek())
+            ),
         )
     }
 
@@ -592,9 +621,27 @@ impl FrontEnd<'_> {
         }
     }
 
+    /// A column or key name in DDL. Unquoted reserved words are refused, as
+    /// Flink's parser refuses them (`timestamp`, `date`, `value`, ...).
+    fn parse_column_name(&mut self) -> PResult<Name> {
+        if let Token::Word(w) = self.peek() {
+            if w.quote_style.is_none() && is_reserved(&w.value) {
+                return Err(Diagnostic::error(
+                    self.current_span(),
+                    format!("`{}` is a reserved word in Flink SQL", w.value),
+                )
+                .with_help(format!("quote it with backticks: `{}`", w.value)));
+            }
+        }
+        self.parse_name()
+    }
+
     fn parse_name(&mut self) -> PResult<Name> {
         let span = self.current_span();
-        let ident = self.parser.parse_identifier().map_err(|e| self.error_of(e))?;
+        let ident = self
+            .parser
+            .parse_identifier()
+            .map_err(|e| self.error_of(e))?;
         Ok(Name {
             value: ident.value,
             span,
@@ -668,7 +715,11 @@ impl FrontEnd<'_> {
             Some((line, column)) => self.token_span_at(line, column),
             None => self.current_span(),
         };
-        let message = match text.strip_prefix("Expected: ").and_then(|r| r.split_once(", found: ")) {
+        let message = match text
+            .strip_prefix("Expected: ")
+            .or_else(|| text.strip_prefix("Expected "))
+            .and_then(|r| r.split_once(", found: "))
+        {
             Some((expected, found)) => format!("syntax error: expected {expected}, found {found}"),
             None => format!("syntax error: {}", lowercase_first(text)),
         };
@@ -704,6 +755,30 @@ fn split_location(message: &str) -> (&str, Option<(u64, u64)>) {
         Some(l) => (text, Some(l)),
         None => (message, None),
     }
+}
+
+/// Words Flink's (Calcite's) parser reserves: as column names they must be
+/// quoted with backticks. These are the SQL:2016 reserved words most likely
+/// to be picked as column names (docs/sql-reference/names.md).
+const RESERVED: &[&str] = &[
+    "ALL", "ALTER", "AND", "ANY", "ARRAY", "AS", "AT", "BEGIN", "BETWEEN", "BIGINT", "BINARY", "BOOLEAN",
+    "BOTH", "BY", "CALL", "CASE", "CAST", "CHAR", "CHARACTER", "CHECK", "COLLATE", "COLUMN", "COMMIT",
+    "CONDITION", "CONSTRAINT", "CREATE", "CROSS", "CUBE", "CURRENT", "CURRENT_DATE", "CURRENT_TIME",
+    "CURRENT_TIMESTAMP", "CURRENT_USER", "CURSOR", "DATE", "DAY", "DECIMAL", "DECLARE", "DEFAULT", "DELETE",
+    "DESCRIBE", "DISTINCT", "DOUBLE", "DROP", "ELSE", "END", "ESCAPE", "EXCEPT", "EXECUTE", "EXISTS",
+    "EXTERNAL", "FALSE", "FETCH", "FILTER", "FLOAT", "FOR", "FOREIGN", "FROM", "FULL", "FUNCTION", "GROUP",
+    "GROUPING", "HAVING", "HOUR", "IN", "INNER", "INSERT", "INT", "INTEGER", "INTERSECT", "INTERVAL", "INTO",
+    "IS", "JOIN", "LATERAL", "LEADING", "LEFT", "LIKE", "LIMIT", "LOCAL", "LOCALTIME", "LOCALTIMESTAMP",
+    "MATCH", "MERGE", "MINUTE", "MONTH", "NATURAL", "NOT", "NULL", "NUMERIC", "OF", "ON", "ONLY", "OR",
+    "ORDER", "OUTER", "OVER", "PARTITION", "PRIMARY", "RANGE", "REAL", "RECURSIVE", "REFERENCES", "RIGHT",
+    "ROLLUP", "ROW", "ROWS", "SECOND", "SELECT", "SET", "SMALLINT", "SOME", "SYSTEM", "TABLE", "THEN", "TIME",
+    "TIMESTAMP", "TINYINT", "TO", "TRAILING", "TRUE", "UNION", "UNIQUE", "UNKNOWN", "UNNEST", "UPDATE",
+    "USER", "USING", "VALUE", "VALUES", "VARCHAR", "WHEN", "WHERE", "WINDOW", "WITH", "WITHIN", "WITHOUT",
+    "YEAR",
+];
+
+fn is_reserved(word: &str) -> bool {
+    RESERVED.iter().any(|r| r.eq_ignore_ascii_case(word))
 }
 
 fn describe_token(token: &Token) -> String {

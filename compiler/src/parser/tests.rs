@@ -25,9 +25,17 @@ fn summarize(sql: &str) -> String {
                         }
                     })
                     .collect();
-                let opts: Vec<String> =
-                    t.options.iter().map(|o| format!("{}={}", o.key, o.value)).collect();
-                let mut line = format!("TABLE {} ({}) WITH ({})", t.name.value, cols.join(", "), opts.join(", "));
+                let opts: Vec<String> = t
+                    .options
+                    .iter()
+                    .map(|o| format!("{}={}", o.key, o.value))
+                    .collect();
+                let mut line = format!(
+                    "TABLE {} ({}) WITH ({})",
+                    t.name.value,
+                    cols.join(", "),
+                    opts.join(", ")
+                );
                 if let Some(w) = &t.watermark {
                     line += &format!(" WATERMARK {} AS {}", w.column.value, w.expr);
                 }
@@ -46,7 +54,14 @@ fn summarize(sql: &str) -> String {
                 if i.columns.is_empty() {
                     String::new()
                 } else {
-                    format!(" ({})", i.columns.iter().map(|c| c.value.as_str()).collect::<Vec<_>>().join(", "))
+                    format!(
+                        " ({})",
+                        i.columns
+                            .iter()
+                            .map(|c| c.value.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
                 },
                 i.query
             ),
@@ -62,7 +77,11 @@ fn summarize(sql: &str) -> String {
 #[track_caller]
 fn check(sql: &str, expected: &str) {
     let actual = summarize(sql);
-    assert_eq!(actual.trim(), expected.trim(), "\n--- actual ---\n{actual}\n");
+    assert_eq!(
+        actual.trim(),
+        expected.trim(),
+        "\n--- actual ---\n{actual}\n"
+    );
 }
 
 #[test]
@@ -160,7 +179,11 @@ fn refuses_unquoted_option_values_and_unterminated_strings() {
 #[test]
 fn refuses_deep_nesting_without_overflowing() {
     let depth = 10_000;
-    let sql = format!("INSERT INTO s SELECT {}1{} FROM t", "(".repeat(depth), ")".repeat(depth));
+    let sql = format!(
+        "INSERT INTO s SELECT {}1{} FROM t",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
     let out = summarize(&sql);
     assert!(out.contains("nested too deeply"), "{out}");
 }

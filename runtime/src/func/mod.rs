@@ -1,1 +1,9 @@
-//! (filled below)
+//! Scalar functions with Flink's semantics: strings, math, temporal, CAST and
+//! TRY_CAST, LIKE. NULL propagation is the caller's (generated code maps over
+//! `Option`); functions whose NULL rule is special say so.
+
+pub mod cast;
+pub mod like;
+pub mod math;
+pub mod string;
+pub mod temporal;

@@ -1,1 +1,9 @@
-//! (filled below)
+//! Operators generic over the row types the generated code defines: the
+//! parallel driver, hash aggregate, hash join, sort / top-N and distinct.
+//! UNION ALL needs no operator: generated code feeds both inputs to the same
+//! consumer.
+
+pub mod aggregate;
+pub mod join;
+pub mod parallel;
+pub mod sort;

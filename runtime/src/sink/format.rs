@@ -116,7 +116,12 @@ impl Default for CsvFormat {
 const MAX_QUOTE_CHECK: usize = 24;
 
 impl CsvFormat {
-    pub fn new(field_delimiter: u8, quote: Option<u8>, escape: Option<u8>, null_literal: Option<String>) -> Self {
+    pub fn new(
+        field_delimiter: u8,
+        quote: Option<u8>,
+        escape: Option<u8>,
+        null_literal: Option<String>,
+    ) -> Self {
         // Jackson's "loose" quoting check: any char below max(separator, quote, '\n') + 1.
         let min_safe = field_delimiter.max(quote.unwrap_or(0)).max(b'\n') + 1;
         CsvFormat {
@@ -287,7 +292,14 @@ pub fn write_json_string(out: &mut Vec<u8>, s: &[u8]) {
         out.extend_from_slice(&s[start..i]);
         if esc.is_empty() {
             const HEX: &[u8; 16] = b"0123456789ABCDEF";
-            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(c >> 4) as usize], HEX[(c & 15) as usize]]);
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(c >> 4) as usize],
+                HEX[(c & 15) as usize],
+            ]);
         } else {
             out.extend_from_slice(esc);
         }
@@ -450,8 +462,14 @@ mod tests {
         assert_eq!(csv(&mut f, "a b"), "\"a b\"");
         assert_eq!(csv(&mut f, "a\"b"), "\"a\"\"b\"");
         assert_eq!(csv(&mut f, "back\\slash"), "\"back\\slash\"");
-        assert_eq!(csv(&mut f, "abcdefghijklmnopqrstuvwx"), "abcdefghijklmnopqrstuvwx");
-        assert_eq!(csv(&mut f, "abcdefghijklmnopqrstuvwxy"), "\"abcdefghijklmnopqrstuvwxy\"");
+        assert_eq!(
+            csv(&mut f, "abcdefghijklmnopqrstuvwx"),
+            "abcdefghijklmnopqrstuvwx"
+        );
+        assert_eq!(
+            csv(&mut f, "abcdefghijklmnopqrstuvwxy"),
+            "\"abcdefghijklmnopqrstuvwxy\""
+        );
         assert_eq!(csv(&mut f, ""), "");
         let mut f = CsvFormat::new(b';', Some(b'\''), Some(b'\\'), Some("NULL".into()));
         assert_eq!(csv(&mut f, "back\\slash"), "'back\\\\slash'");
@@ -464,6 +482,9 @@ mod tests {
     fn json_escapes() {
         let mut out = Vec::new();
         write_json_string(&mut out, "a\"\\\n\u{1}\u{1f}/ü".as_bytes());
-        assert_eq!(String::from_utf8(out).unwrap(), r#""a\"\\\n\u0001\u001F/ü""#);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            r#""a\"\\\n\u0001\u001F/ü""#
+        );
     }
 }

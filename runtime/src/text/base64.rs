@@ -6,12 +6,24 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 /// Appends the base64 encoding of `data`.
 pub fn encode(out: &mut Vec<u8>, data: &[u8]) {
     for chunk in data.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = ((b[0] as u32) << 16) | ((b[1] as u32) << 8) | b[2] as u32;
         out.push(ALPHABET[(n >> 18) as usize & 63]);
         out.push(ALPHABET[(n >> 12) as usize & 63]);
-        out.push(if chunk.len() > 1 { ALPHABET[(n >> 6) as usize & 63] } else { b'=' });
-        out.push(if chunk.len() > 2 { ALPHABET[n as usize & 63] } else { b'=' });
+        out.push(if chunk.len() > 1 {
+            ALPHABET[(n >> 6) as usize & 63]
+        } else {
+            b'='
+        });
+        out.push(if chunk.len() > 2 {
+            ALPHABET[n as usize & 63]
+        } else {
+            b'='
+        });
     }
 }
 
@@ -26,8 +38,11 @@ fn value(c: u8) -> Option<u32> {
     } as u32)
 }
 
-/// Decodes base64 text (padding optional, as Jackson's lenient default); `None` if invalid.
+/// Decodes padded base64 text (Flink rejects `QQ` without its `==`); `None` if invalid.
 pub fn decode(text: &[u8]) -> Option<Vec<u8>> {
+    if text.len() % 4 != 0 {
+        return None;
+    }
     let t = match text.iter().position(|&c| c == b'=') {
         Some(i) => {
             if !text[i..].iter().all(|&c| c == b'=') || text.len() % 4 != 0 {
@@ -61,7 +76,12 @@ pub fn decode(text: &[u8]) -> Option<Vec<u8>> {
 mod tests {
     #[test]
     fn round_trip() {
-        for (raw, enc) in [(&b""[..], ""), (b"A", "QQ=="), (b"\x01\x02\x03", "AQID"), (b"\xff\x00", "/wA=")] {
+        for (raw, enc) in [
+            (&b""[..], ""),
+            (b"A", "QQ=="),
+            (b"\x01\x02\x03", "AQID"),
+            (b"\xff\x00", "/wA="),
+        ] {
             let mut out = Vec::new();
             super::encode(&mut out, raw);
             assert_eq!(out, enc.as_bytes());

@@ -192,7 +192,10 @@ pub fn parse_f64(text: &[u8]) -> Option<f64> {
         _ => {
             // Java requires a digit in the mantissa; Rust's parser also rejects
             // "inf"/"nan" spellings here because we only pass digits/./e forms.
-            if !body.iter().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-')) {
+            if !body
+                .iter()
+                .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'))
+            {
                 return None;
             }
             std::str::from_utf8(body).ok()?.parse::<f64>().ok()?
@@ -217,7 +220,10 @@ pub fn parse_f32(text: &[u8]) -> Option<f32> {
         b"NaN" => f32::NAN,
         b"Infinity" => f32::INFINITY,
         _ => {
-            if !body.iter().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-')) {
+            if !body
+                .iter()
+                .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'))
+            {
                 return None;
             }
             std::str::from_utf8(body).ok()?.parse::<f32>().ok()?

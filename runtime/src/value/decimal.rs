@@ -15,6 +15,15 @@
 
 use std::cmp::Ordering;
 
+/// Why a decimal operation failed (as opposed to overflowing, which is NULL).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecimalError {
+    /// The text is not a number.
+    Syntax,
+    /// Division or remainder by zero (an error in Flink).
+    DivisionByZero,
+}
+
 /// Largest supported precision (Flink's `DecimalType.MAX_PRECISION`).
 pub const MAX_PRECISION: u8 = 38;
 
@@ -72,9 +81,11 @@ impl DecimalType {
     /// Parses decimal text with `java.math.BigDecimal` syntax (`-1.5`, `+.5`, `5.`,
     /// `1E+2`, `1.5e-3`), rounds HALF_UP to this type's scale. `Err` on bad syntax,
     /// `Ok(None)` when the value overflows the precision (Flink yields NULL).
-    pub fn parse(self, text: &[u8]) -> Result<Option<Decimal>, ()> {
-        let parsed = ParsedNumber::parse(text)?;
-        Ok(parsed.to_unscaled(self.scale as i32).and_then(|v| self.checked(v)))
+    pub fn parse(self, text: &[u8]) -> Result<Option<Decimal>, DecimalError> {
+        let parsed = ParsedNumber::parse(text).map_err(|()| DecimalError::Syntax)?;
+        Ok(parsed
+            .to_unscaled(self.scale as i32)
+            .and_then(|v| self.checked(v)))
     }
 
     /// Rescales a value of type `from` to this type, HALF_UP; NULL on overflow.
@@ -205,7 +216,13 @@ pub fn div_half_up(a: i128, b: i128) -> i128 {
 }
 
 /// `a + b` for operands of types `ta`, `tb` into type `tr`; NULL on overflow.
-pub fn add(a: Decimal, ta: DecimalType, b: Decimal, tb: DecimalType, tr: DecimalType) -> Option<Decimal> {
+pub fn add(
+    a: Decimal,
+    ta: DecimalType,
+    b: Decimal,
+    tb: DecimalType,
+    tr: DecimalType,
+) -> Option<Decimal> {
     let s = ta.scale.max(tb.scale);
     let x = rescale(a.0, ta.scale, s);
     let y = rescale(b.0, tb.scale, s);
@@ -219,12 +236,24 @@ pub fn add(a: Decimal, ta: DecimalType, b: Decimal, tb: DecimalType, tr: Decimal
 }
 
 /// `a - b`; see [`add`].
-pub fn sub(a: Decimal, ta: DecimalType, b: Decimal, tb: DecimalType, tr: DecimalType) -> Option<Decimal> {
+pub fn sub(
+    a: Decimal,
+    ta: DecimalType,
+    b: Decimal,
+    tb: DecimalType,
+    tr: DecimalType,
+) -> Option<Decimal> {
     add(a, ta, Decimal(-b.0), tb, tr)
 }
 
 /// `a * b` into type `tr` (exact product rounded HALF_UP to `tr.scale`); NULL on overflow.
-pub fn mul(a: Decimal, ta: DecimalType, b: Decimal, tb: DecimalType, tr: DecimalType) -> Option<Decimal> {
+pub fn mul(
+    a: Decimal,
+    ta: DecimalType,
+    b: Decimal,
+    tb: DecimalType,
+    tr: DecimalType,
+) -> Option<Decimal> {
     let s = ta.scale + tb.scale;
     match a.0.checked_mul(b.0) {
         Some(p) if s <= 38 => rescale(p, s, tr.scale).and_then(|u| tr.checked(u)),
@@ -233,10 +262,16 @@ pub fn mul(a: Decimal, ta: DecimalType, b: Decimal, tb: DecimalType, tr: Decimal
 }
 
 /// `a / b` into type `tr`, HALF_UP; NULL on overflow. Division by zero is an
-/// error in Flink, reported by the caller: this returns `Err(())`.
-pub fn div(a: Decimal, ta: DecimalType, b: Decimal, tb: DecimalType, tr: DecimalType) -> Result<Option<Decimal>, ()> {
+/// error in Flink, reported by the caller.
+pub fn div(
+    a: Decimal,
+    ta: DecimalType,
+    b: Decimal,
+    tb: DecimalType,
+    tr: DecimalType,
+) -> Result<Option<Decimal>, DecimalError> {
     if b.0 == 0 {
-        return Err(());
+        return Err(DecimalError::DivisionByZero);
     }
     // q = a/10^sa / (b/10^sb) * 10^sr = a * 10^(sr - sa + sb) / b
     let shift = tr.scale as i32 - ta.scale as i32 + tb.scale as i32;
@@ -259,9 +294,15 @@ pub fn div(a: Decimal, ta: DecimalType, b: Decimal, tb: DecimalType, tr: Decimal
 }
 
 /// `a % b` (sign of the dividend, as `BigDecimal.remainder`) into type `tr`.
-pub fn rem(a: Decimal, ta: DecimalType, b: Decimal, tb: DecimalType, tr: DecimalType) -> Result<Option<Decimal>, ()> {
+pub fn rem(
+    a: Decimal,
+    ta: DecimalType,
+    b: Decimal,
+    tb: DecimalType,
+    tr: DecimalType,
+) -> Result<Option<Decimal>, DecimalError> {
     if b.0 == 0 {
-        return Err(());
+        return Err(DecimalError::DivisionByZero);
     }
     let s = ta.scale.max(tb.scale);
     match (rescale(a.0, ta.scale, s), rescale(b.0, tb.scale, s)) {
@@ -345,7 +386,9 @@ impl<'a> ParsedNumber<'a> {
             }
             let es = i;
             while i < text.len() && text[i].is_ascii_digit() {
-                exponent = exponent.saturating_mul(10).saturating_add((text[i] - b'0') as i64);
+                exponent = exponent
+                    .saturating_mul(10)
+                    .saturating_add((text[i] - b'0') as i64);
                 i += 1;
             }
             if es == i {
@@ -371,7 +414,11 @@ impl<'a> ParsedNumber<'a> {
         // value = D * 10^e where D is int_digits ++ frac_digits.
         let e = self.exponent.saturating_sub(self.frac_digits.len() as i64);
         let k = e.saturating_add(scale as i64);
-        let digits = self.int_digits.iter().chain(self.frac_digits.iter()).copied();
+        let digits = self
+            .int_digits
+            .iter()
+            .chain(self.frac_digits.iter())
+            .copied();
         let total = self.int_digits.len() + self.frac_digits.len();
         let mut acc: i128 = 0;
         if k >= 0 {
@@ -584,7 +631,12 @@ mod wide {
         scale_up(U256::from(1), k)
     }
 
-    fn finish(mag: U256, negative: bool, from_scale: u32, tr: DecimalType) -> Option<super::Decimal> {
+    fn finish(
+        mag: U256,
+        negative: bool,
+        from_scale: u32,
+        tr: DecimalType,
+    ) -> Option<super::Decimal> {
         let to = tr.scale as u32;
         let mag = if from_scale > to {
             mag.div_half_up(pow10_wide(from_scale - to)?)
@@ -594,7 +646,13 @@ mod wide {
         mag.to_i128(negative).and_then(|v| tr.checked(v))
     }
 
-    pub(super) fn add_rescale(a: i128, sa: u8, b: i128, sb: u8, tr: DecimalType) -> Option<super::Decimal> {
+    pub(super) fn add_rescale(
+        a: i128,
+        sa: u8,
+        b: i128,
+        sb: u8,
+        tr: DecimalType,
+    ) -> Option<super::Decimal> {
         let s = sa.max(sb) as u32;
         let x = scale_up(U256::from(a.unsigned_abs()), s - sa as u32)?;
         let y = scale_up(U256::from(b.unsigned_abs()), s - sb as u32)?;
@@ -618,7 +676,13 @@ mod wide {
     }
 
     /// round(a * 10^up / (b * 10^down)) HALF_UP.
-    pub(super) fn div_rescale(a: i128, up: u32, down: u32, b: i128, tr: DecimalType) -> Option<super::Decimal> {
+    pub(super) fn div_rescale(
+        a: i128,
+        up: u32,
+        down: u32,
+        b: i128,
+        tr: DecimalType,
+    ) -> Option<super::Decimal> {
         let n = scale_up(U256::from(a.unsigned_abs()), up)?;
         let d = scale_up(U256::from(b.unsigned_abs()), down)?;
         let q = n.div_half_up(d);
@@ -639,7 +703,7 @@ mod tests {
     #[test]
     fn parse_rounds_half_up_and_overflows_to_null() {
         let t = DecimalType::new(10, 2);
-        let cases: &[(&str, Result<Option<i128>, ()>)] = &[
+        let cases: &[(&str, Result<Option<i128>, DecimalError>)] = &[
             ("351.8", Ok(Some(35180))),
             ("1.005", Ok(Some(101))),
             ("-1.005", Ok(Some(-101))),
@@ -652,16 +716,23 @@ mod tests {
             ("99999999.99", Ok(Some(9999999999))),
             ("99999999.995", Ok(None)),
             ("123456789012345678901234567890", Ok(None)),
-            ("0.000000000000000000000000000000000000000000001", Ok(Some(0))),
-            ("", Err(())),
-            ("abc", Err(())),
-            ("1.2.3", Err(())),
-            ("1e", Err(())),
-            (".", Err(())),
-            (" 1", Err(())),
+            (
+                "0.000000000000000000000000000000000000000000001",
+                Ok(Some(0)),
+            ),
+            ("", Err(DecimalError::Syntax)),
+            ("abc", Err(DecimalError::Syntax)),
+            ("1.2.3", Err(DecimalError::Syntax)),
+            ("1e", Err(DecimalError::Syntax)),
+            (".", Err(DecimalError::Syntax)),
+            (" 1", Err(DecimalError::Syntax)),
         ];
         for (text, want) in cases {
-            assert_eq!(t.parse(text.as_bytes()).map(|o| o.map(|d| d.0)), *want, "{text}");
+            assert_eq!(
+                t.parse(text.as_bytes()).map(|o| o.map(|d| d.0)),
+                *want,
+                "{text}"
+            );
         }
     }
 
@@ -680,33 +751,67 @@ mod tests {
         assert_eq!(fmt(DecimalType::write_java, t10, 1000), "1.000E-7");
         assert_eq!(fmt(DecimalType::write_stripped, t10, 1000), "1E-7");
         assert_eq!(fmt(DecimalType::write_stripped, t10, 10000), "0.000001");
-        assert_eq!(fmt(DecimalType::write_stripped_plain, DecimalType::new(5, 0), 100), "100");
+        assert_eq!(
+            fmt(
+                DecimalType::write_stripped_plain,
+                DecimalType::new(5, 0),
+                100
+            ),
+            "100"
+        );
     }
 
     #[test]
     fn arithmetic_rounds_and_overflows() {
         let t = DecimalType::new(10, 2);
         let r = DecimalType::new(21, 4);
-        assert_eq!(mul(Decimal(150), t, Decimal(-250), t, r), Some(Decimal(-37500)));
+        assert_eq!(
+            mul(Decimal(150), t, Decimal(-250), t, r),
+            Some(Decimal(-37500))
+        );
         let q = DecimalType::new(23, 13);
-        assert_eq!(div(Decimal(100), t, Decimal(300), t, q), Ok(Some(Decimal(3333333333333))));
-        assert_eq!(div(Decimal(200), t, Decimal(300), t, DecimalType::new(10, 2)), Ok(Some(Decimal(67))));
-        assert_eq!(div(Decimal(1), t, Decimal(0), t, q), Err(()));
+        assert_eq!(
+            div(Decimal(100), t, Decimal(300), t, q),
+            Ok(Some(Decimal(3333333333333)))
+        );
+        assert_eq!(
+            div(Decimal(200), t, Decimal(300), t, DecimalType::new(10, 2)),
+            Ok(Some(Decimal(67)))
+        );
+        assert_eq!(
+            div(Decimal(1), t, Decimal(0), t, q),
+            Err(DecimalError::DivisionByZero)
+        );
         let big = DecimalType::new(38, 0);
         let max = pow10(38) - 1;
         assert_eq!(add(Decimal(max), big, Decimal(1), big, big), None);
-        assert_eq!(add(Decimal(max), big, Decimal(-1), big, big), Some(Decimal(max - 1)));
+        assert_eq!(
+            add(Decimal(max), big, Decimal(-1), big, big),
+            Some(Decimal(max - 1))
+        );
         // Intermediate overflow in alignment, result representable after rounding.
         let frac = DecimalType::new(38, 38);
         let r = DecimalType::new(38, 0);
-        assert_eq!(add(Decimal(5), big, Decimal(pow10(37) * 6), frac, r), Some(Decimal(6)));
+        assert_eq!(
+            add(Decimal(5), big, Decimal(pow10(37) * 6), frac, r),
+            Some(Decimal(6))
+        );
         assert_eq!(mul(Decimal(max), big, Decimal(max), big, big), None);
         let wide_r = DecimalType::new(38, 2);
         assert_eq!(
-            mul(Decimal(pow10(20)), DecimalType::new(38, 20), Decimal(pow10(20) * 3), DecimalType::new(38, 20), wide_r),
+            mul(
+                Decimal(pow10(20)),
+                DecimalType::new(38, 20),
+                Decimal(pow10(20) * 3),
+                DecimalType::new(38, 20),
+                wide_r
+            ),
             Some(Decimal(300))
         );
-        assert_eq!(rem(Decimal(-750), t, Decimal(200), t, t), Ok(Some(Decimal(-150))));
+        assert_eq!(
+            rem(Decimal(-750), t, Decimal(200), t, t),
+            Ok(Some(Decimal(-150)))
+        );
     }
 
     /// Property: wide-path arithmetic agrees with the i128 fast path where both apply.
@@ -718,13 +823,40 @@ mod tests {
             let b = (rng.next() as i64 as i128) % pow10(15);
             let (sa, sb) = ((rng.next() % 8) as u8, (rng.next() % 8) as u8);
             let tr = DecimalType::new(38, (rng.next() % 10) as u8);
-            let fast = add(Decimal(a), DecimalType::new(38, sa), Decimal(b), DecimalType::new(38, sb), tr);
-            assert_eq!(fast, wide::add_rescale(a, sa, b, sb, tr), "{a} {sa} + {b} {sb}");
-            let fast = mul(Decimal(a), DecimalType::new(38, sa), Decimal(b), DecimalType::new(38, sb), tr);
-            assert_eq!(fast, wide::mul_rescale(a, b, (sa + sb) as u32, tr), "{a} * {b}");
+            let fast = add(
+                Decimal(a),
+                DecimalType::new(38, sa),
+                Decimal(b),
+                DecimalType::new(38, sb),
+                tr,
+            );
+            assert_eq!(
+                fast,
+                wide::add_rescale(a, sa, b, sb, tr),
+                "{a} {sa} + {b} {sb}"
+            );
+            let fast = mul(
+                Decimal(a),
+                DecimalType::new(38, sa),
+                Decimal(b),
+                DecimalType::new(38, sb),
+                tr,
+            );
+            assert_eq!(
+                fast,
+                wide::mul_rescale(a, b, (sa + sb) as u32, tr),
+                "{a} * {b}"
+            );
             if b != 0 {
                 let shift = tr.scale as i32 - sa as i32 + sb as i32;
-                let fast = div(Decimal(a), DecimalType::new(38, sa), Decimal(b), DecimalType::new(38, sb), tr).unwrap();
+                let fast = div(
+                    Decimal(a),
+                    DecimalType::new(38, sa),
+                    Decimal(b),
+                    DecimalType::new(38, sb),
+                    tr,
+                )
+                .unwrap();
                 let slow = if shift >= 0 {
                     wide::div_rescale(a, shift as u32, 0, b, tr)
                 } else {
@@ -739,7 +871,12 @@ mod tests {
             assert_eq!(t.parse(&out), Ok(Some(Decimal(a))));
             out.clear();
             t.write_stripped(Decimal(a), &mut out);
-            assert_eq!(t.parse(&out), Ok(Some(Decimal(a))), "{}", String::from_utf8_lossy(&out));
+            assert_eq!(
+                t.parse(&out),
+                Ok(Some(Decimal(a))),
+                "{}",
+                String::from_utf8_lossy(&out)
+            );
         }
     }
 
@@ -753,7 +890,13 @@ mod tests {
         assert_eq!(t.to_i64(Decimal(-35180)), -351);
         assert_eq!(t.from_i64(99_999_999), Some(Decimal(9_999_999_900)));
         assert_eq!(t.from_i64(100_000_000), None);
-        assert_eq!(DecimalType::new(5, 0).cast_from(Decimal(12345), t), Some(Decimal(123)));
-        assert_eq!(cmp(Decimal(10), DecimalType::new(5, 1), Decimal(100), t), Ordering::Equal);
+        assert_eq!(
+            DecimalType::new(5, 0).cast_from(Decimal(12345), t),
+            Some(Decimal(123))
+        );
+        assert_eq!(
+            cmp(Decimal(10), DecimalType::new(5, 1), Decimal(100), t),
+            Ordering::Equal
+        );
     }
 }

@@ -4,5 +4,5 @@ pub mod decimal;
 pub mod logic;
 pub mod temporal;
 
-pub use decimal::{Decimal, DecimalType};
+pub use decimal::{Decimal, DecimalError, DecimalType};
 pub use temporal::{Date, FractionStyle, SessionZone, Time, Timestamp};

@@ -193,7 +193,12 @@ impl Time {
 
     /// `HH:mm:ss` with exactly `precision` fraction digits (CAST(t AS STRING)).
     pub fn write_with_precision(self, out: &mut Vec<u8>, precision: u8) {
-        write_time_of_day(out, self.0 as i64 * 1_000_000, true, FractionStyle::Fixed(precision));
+        write_time_of_day(
+            out,
+            self.0 as i64 * 1_000_000,
+            true,
+            FractionStyle::Fixed(precision),
+        );
     }
 
     /// `java.time.LocalTime.toString()` (print sink): seconds omitted when zero.
@@ -290,7 +295,8 @@ impl Timestamp {
         let (date, rest) = parse_date_prefix(text)?;
         let rest = rest.strip_prefix(&[sep])?;
         let (nanos, rest) = parse_time_prefix(rest, seconds_required)?;
-        rest.is_empty().then(|| Timestamp::from_date_nanos(date, nanos))
+        rest.is_empty()
+            .then(|| Timestamp::from_date_nanos(date, nanos))
     }
 
     /// Writes `yyyy-MM-dd<sep>HH:mm:ss` + fraction per `style`.
@@ -381,7 +387,12 @@ fn parse_time_prefix(t: &[u8], seconds_required: bool) -> Option<(i64, &[u8])> {
                 return None;
             }
             for i in 0..9 {
-                frac = frac * 10 + if i < digits { (rest[1 + i] - b'0') as i64 } else { 0 };
+                frac = frac * 10
+                    + if i < digits {
+                        (rest[1 + i] - b'0') as i64
+                    } else {
+                        0
+                    };
             }
             rest = &rest[1 + digits..];
         }
@@ -447,7 +458,12 @@ fn push2(out: &mut Vec<u8>, v: u32) {
 }
 
 /// `HH:mm[:ss]` + fraction for nanos of day.
-fn write_time_of_day(out: &mut Vec<u8>, nano_of_day: i64, always_seconds: bool, style: FractionStyle) {
+fn write_time_of_day(
+    out: &mut Vec<u8>,
+    nano_of_day: i64,
+    always_seconds: bool,
+    style: FractionStyle,
+) {
     let secs = nano_of_day / 1_000_000_000;
     let frac = (nano_of_day % 1_000_000_000) as u32;
     push2(out, (secs / 3600) as u32);
@@ -535,7 +551,10 @@ mod tests {
         assert!(Timestamp::parse_iso(b"2024-01-06T05:16").is_some());
         let ts = Timestamp::parse_sql(b"0001-01-01 00:00:00.000000001").unwrap();
         assert_eq!(s(|o| ts.write_sql(o)), "0001-01-01 00:00:00.000000001");
-        assert_eq!(s(|o| ts.write(o, b' ', FractionStyle::Fixed(3))), "0001-01-01 00:00:00.000");
+        assert_eq!(
+            s(|o| ts.write(o, b' ', FractionStyle::Fixed(3))),
+            "0001-01-01 00:00:00.000"
+        );
         let ts = Timestamp::parse_lenient(b" 2024-1-6 5:16 ").unwrap();
         assert_eq!(s(|o| ts.write_sql(o)), "2024-01-06 05:16:00");
         assert_eq!(Time::parse_iso(b"12:34").map(|t| t.0), Some(45_240_000));
@@ -551,8 +570,14 @@ mod tests {
     #[test]
     fn zones() {
         assert_eq!(SessionZone::parse("UTC"), Some(SessionZone::UTC));
-        assert_eq!(SessionZone::parse("+08:00").unwrap().offset_seconds, 8 * 3600);
-        assert_eq!(SessionZone::parse("GMT-0530").unwrap().offset_seconds, -(5 * 3600 + 1800));
+        assert_eq!(
+            SessionZone::parse("+08:00").unwrap().offset_seconds,
+            8 * 3600
+        );
+        assert_eq!(
+            SessionZone::parse("GMT-0530").unwrap().offset_seconds,
+            -(5 * 3600 + 1800)
+        );
         assert_eq!(SessionZone::parse("Europe/Paris"), None);
     }
 }

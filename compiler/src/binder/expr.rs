@@ -1,0 +1,1132 @@
+//! Expression binding: sqlparser expressions to typed `ir::Expr`.
+//!
+//! In a grouped query (GROUP BY or aggregate calls) expressions are bound in
+//! *grouped mode*: a sub-expression equal to a GROUP BY key becomes a
+//! reference to that key, an aggregate call becomes a reference to its result
+//! column, and any other column reference is an error ("not being grouped"),
+//! as in Flink.
+
+use sqlparser::ast::{
+    self as sql, BinaryOperator, CastKind, CeilFloorKind, DateTimeField, FunctionArg, FunctionArgExpr,
+    FunctionArguments, Spanned, TrimWhereField, UnaryOperator, Value,
+};
+
+use super::literals;
+use super::scope::Scope;
+use super::{cast_to, cast_to_kind, Binder};
+use crate::diagnostics::{did_you_mean, Diagnostic, Span};
+use crate::functions::{self, FunctionError};
+use crate::ir::{AggregateCall, BinaryOp, Expr, ExprKind, Literal, TimeUnit, UnaryOp};
+use crate::types::{DataType, TypeKind};
+use crate::typing::{self, ArithOp};
+
+type BResult<T> = Result<T, Diagnostic>;
+
+/// The state of a grouped query while its SELECT, HAVING and ORDER BY bind.
+#[derive(Clone, Debug)]
+pub(crate) struct Grouping {
+    /// The scope the GROUP BY keys and aggregate arguments are bound in.
+    pub input: Scope,
+    /// GROUP BY keys over `input`, spans cleared for comparison.
+    pub keys: Vec<Expr>,
+    /// Aggregate arguments (and filters) to compute before aggregating; the
+    /// pre-aggregation projection is `keys ++ args`.
+    pub args: Vec<Expr>,
+    /// The aggregate calls; their `args` index into `keys ++ args`.
+    pub aggregates: Vec<AggregateCall>,
+}
+
+impl Grouping {
+    fn key_position(&self, expr: &Expr) -> Option<usize> {
+        let stripped = strip_spans(expr.clone());
+        self.keys.iter().position(|k| *k == stripped)
+    }
+
+    /// Position of an argument expression in `keys ++ args`, adding it if new.
+    fn arg_position(&mut self, expr: Expr) -> usize {
+        let stripped = strip_spans(expr);
+        if let Some(k) = self.keys.iter().position(|k| *k == stripped) {
+            return k;
+        }
+        let i = match self.args.iter().position(|a| *a == stripped) {
+            Some(i) => i,
+            None => {
+                self.args.push(stripped);
+                self.args.len() - 1
+            }
+        };
+        self.keys.len() + i
+    }
+}
+
+/// Where an expression is bound.
+pub(crate) struct ExprCx<'a> {
+    pub scope: &'a Scope,
+    /// The clause, for messages such as "aggregate functions are not allowed in WHERE".
+    pub clause: &'static str,
+    pub grouping: Option<&'a mut Grouping>,
+}
+
+impl<'a> ExprCx<'a> {
+    pub fn plain(scope: &'a Scope, clause: &'static str) -> Self {
+        ExprCx {
+            scope,
+            clause,
+            grouping: None,
+        }
+    }
+}
+
+impl Binder<'_> {
+    pub(crate) fn span(&self, span: sqlparser::tokenizer::Span, fallback: Span) -> Span {
+        let s = crate::parser::span_of(self.file, span);
+        if span.start.line == 0 {
+            fallback
+        } else {
+            s
+        }
+    }
+
+    /// Binds a standalone scalar expression (computed column, watermark),
+    /// reporting its error. Aggregates are not allowed.
+    pub(crate) fn bind_scalar(
+        &mut self,
+        expr: &sql::Expr,
+        scope: &Scope,
+        fallback: Span,
+        clause: &'static str,
+    ) -> Option<Expr> {
+        let mut cx = ExprCx::plain(scope, clause);
+        match self.bind_expr(expr, &mut cx, fallback) {
+            Ok(e) => Some(e),
+            Err(d) => {
+                self.error(d);
+                None
+            }
+        }
+    }
+
+    /// Binds a condition (WHERE, ON, HAVING): it must be BOOLEAN.
+    pub(crate) fn bind_condition(&mut self, expr: &sql::Expr, cx: &mut ExprCx<'_>, fallback: Span) -> BResult<Expr> {
+        let bound = self.bind_expr(expr, cx, fallback)?;
+        match bound.ty.kind {
+            TypeKind::Boolean => Ok(bound),
+            TypeKind::Null => Ok(cast_to_kind(bound, TypeKind::Boolean)),
+            _ => Err(Diagnostic::error(
+                bound.span,
+                format!("the {} condition must be BOOLEAN, but it is {}", cx.clause, bound.ty),
+            )),
+        }
+    }
+
+    pub(crate) fn bind_expr(&mut self, expr: &sql::Expr, cx: &mut ExprCx<'_>, fallback: Span) -> BResult<Expr> {
+        let span = self.span(expr.span(), fallback);
+        if cx.grouping.is_some() {
+            if let Some(call) = aggregate_call(expr) {
+                return self.bind_aggregate(call, cx, span);
+            }
+            if !contains_aggregate(expr) {
+                let grouping = cx.grouping.as_deref().expect("checked");
+                let input = grouping.input.clone();
+                let mut plain = ExprCx::plain(&input, cx.clause);
+                let bound = self.bind_expr(expr, &mut plain, span)?;
+                if let Some(k) = cx.grouping.as_deref().and_then(|g| g.key_position(&bound)) {
+                    return Ok(Expr {
+                        kind: ExprKind::Column(k),
+                        ty: bound.ty,
+                        span,
+                    });
+                }
+                if !references_columns(&bound) {
+                    return Ok(bound);
+                }
+                if matches!(expr, sql::Expr::Identifier(_) | sql::Expr::CompoundIdentifier(_)) {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("expression `{expr}` is not being grouped"),
+                    )
+                    .with_help("add it to GROUP BY, or aggregate it (e.g. MAX(...))"));
+                }
+                // Fall through: bind the parts, so that `key + 1` works.
+            }
+        } else if let Some(call) = aggregate_call(expr) {
+            return Err(Diagnostic::error(
+                span,
+                format!("aggregate function {} is not allowed in {}", call.name, cx.clause),
+            ));
+        }
+        self.bind_structure(expr, cx, span)
+    }
+
+    fn bind_structure(&mut self, expr: &sql::Expr, cx: &mut ExprCx<'_>, span: Span) -> BResult<Expr> {
+        use sql::Expr as E;
+        match expr {
+            E::Identifier(ident) => self.bind_column(&[ident.clone()], cx, span),
+            E::CompoundIdentifier(idents) => self.bind_column(idents, cx, span),
+            E::Nested(inner) => self.bind_expr(inner, cx, span),
+            E::Value(v) => literals::value(&v.value, span),
+            E::TypedString(ts) => literals::typed_string(&ts.data_type, &ts.value.value, span),
+            E::Interval(interval) => literals::interval(interval, span),
+            E::BinaryOp { left, op, right } => {
+                let l = self.bind_expr(left, cx, span)?;
+                let r = self.bind_expr(right, cx, span)?;
+                self.binary(op, l, r, span)
+            }
+            E::UnaryOp { op, expr: operand } => {
+                let e = self.bind_expr(operand, cx, span)?;
+                match op {
+                    UnaryOperator::Not => {
+                        let e = expect_boolean(e, "NOT")?;
+                        Ok(unary(UnaryOp::Not, e, span))
+                    }
+                    UnaryOperator::Minus => {
+                        let ty = typing::negate(&e.ty).map_err(|m| Diagnostic::error(span, m))?;
+                        // Fold `-literal` right away so `-2147483648` and `-1.5` stay literals.
+                        if let Some(lit) = literals::negate_literal(&e, ty, span) {
+                            return Ok(lit);
+                        }
+                        Ok(Expr {
+                            kind: ExprKind::Unary {
+                                op: UnaryOp::Negate,
+                                operand: Box::new(e),
+                            },
+                            ty,
+                            span,
+                        })
+                    }
+                    UnaryOperator::Plus if e.ty.is_numeric() || e.ty.kind.is_interval() => Ok(e),
+                    other => Err(unsupported(span, &format!("the unary operator `{other}`"))),
+                }
+            }
+            E::IsNull(e) => self.is_predicate(e, UnaryOp::IsNull, cx, span),
+            E::IsNotNull(e) => self.is_predicate(e, UnaryOp::IsNotNull, cx, span),
+            E::IsTrue(e) => self.is_predicate(e, UnaryOp::IsTrue, cx, span),
+            E::IsNotTrue(e) => self.is_predicate(e, UnaryOp::IsNotTrue, cx, span),
+            E::IsFalse(e) => self.is_predicate(e, UnaryOp::IsFalse, cx, span),
+            E::IsNotFalse(e) => self.is_predicate(e, UnaryOp::IsNotFalse, cx, span),
+            E::IsUnknown(e) => self.is_predicate(e, UnaryOp::IsNull, cx, span),
+            E::IsNotUnknown(e) => self.is_predicate(e, UnaryOp::IsNotNull, cx, span),
+            E::IsDistinctFrom(l, r) | E::IsNotDistinctFrom(l, r) => {
+                let l = self.bind_expr(l, cx, span)?;
+                let r = self.bind_expr(r, cx, span)?;
+                let op = if matches!(expr, E::IsDistinctFrom(..)) {
+                    BinaryOp::IsDistinctFrom
+                } else {
+                    BinaryOp::IsNotDistinctFrom
+                };
+                let mut e = self.comparison(op, l, r, span)?;
+                e.ty.nullable = false;
+                Ok(e)
+            }
+            E::Between {
+                expr: operand,
+                negated,
+                low,
+                high,
+            } => {
+                let x = self.bind_expr(operand, cx, span)?;
+                let lo = self.bind_expr(low, cx, span)?;
+                let hi = self.bind_expr(high, cx, span)?;
+                let ge = self.comparison(BinaryOp::GtEq, x.clone(), lo, span)?;
+                let le = self.comparison(BinaryOp::LtEq, x, hi, span)?;
+                let both = logical(BinaryOp::And, ge, le, span);
+                Ok(if *negated {
+                    unary(UnaryOp::Not, both, span)
+                } else {
+                    both
+                })
+            }
+            E::In {
+                expr: operand,
+                target,
+                negated,
+                ..
+            } => {
+                let list = match target {
+                    sql::InTarget::List(list) => list,
+                    _ => return Err(unsupported(span, "IN with a subquery")),
+                };
+                let x = self.bind_expr(operand, cx, span)?;
+                let mut items = Vec::with_capacity(list.len());
+                for item in list {
+                    items.push(self.bind_expr(item, cx, span)?);
+                }
+                let mut types = vec![x.ty];
+                types.extend(items.iter().map(|i| i.ty));
+                let common = typing::common_type(&types).ok_or_else(|| {
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "IN list values must have a type comparable with {}, found {}",
+                            x.ty,
+                            items.iter().map(|i| i.ty.to_string()).collect::<Vec<_>>().join(", ")
+                        ),
+                    )
+                })?;
+                let nullable = types.iter().any(|t| t.nullable);
+                Ok(Expr {
+                    kind: ExprKind::InList {
+                        operand: Box::new(cast_to_kind(x, common.kind)),
+                        list: items.into_iter().map(|i| cast_to_kind(i, common.kind)).collect(),
+                        negated: *negated,
+                    },
+                    ty: DataType::new(TypeKind::Boolean, nullable),
+                    span,
+                })
+            }
+            E::Like {
+                negated,
+                any,
+                expr: operand,
+                pattern,
+                escape_char,
+            } => {
+                if *any {
+                    return Err(unsupported(span, "LIKE ANY"));
+                }
+                let x = self.bind_expr(operand, cx, span)?;
+                let p = self.bind_expr(pattern, cx, span)?;
+                for (e, what) in [(&x, "operand"), (&p, "pattern")] {
+                    if !e.ty.is_string() && !e.ty.is_null_type() {
+                        return Err(Diagnostic::error(
+                            e.span,
+                            format!("the {what} of LIKE must be a string, but it is {}", e.ty),
+                        ));
+                    }
+                }
+                let escape = match escape_char.as_deref() {
+                    None => None,
+                    Some(sql::Expr::Value(v)) => match &v.value {
+                        Value::SingleQuotedString(s) if s.chars().count() == 1 => s.chars().next(),
+                        _ => return Err(Diagnostic::error(span, "the LIKE escape must be a single character")),
+                    },
+                    Some(_) => return Err(Diagnostic::error(span, "the LIKE escape must be a string literal")),
+                };
+                let nullable = x.ty.nullable || p.ty.nullable;
+                Ok(Expr {
+                    kind: ExprKind::Like {
+                        operand: Box::new(cast_to(x, DataType::string())),
+                        pattern: Box::new(cast_to(p, DataType::string())),
+                        escape,
+                        negated: *negated,
+                    },
+                    ty: DataType::new(TypeKind::Boolean, nullable),
+                    span,
+                })
+            }
+            E::ILike { .. } => Err(unsupported(span, "ILIKE")),
+            E::SimilarTo { .. } => Err(unsupported(span, "SIMILAR TO")),
+            E::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => self.bind_case(operand.as_deref(), conditions, else_result.as_deref(), cx, span),
+            E::Cast {
+                kind,
+                expr: operand,
+                data_type,
+                format,
+            } => {
+                if format.is_some() {
+                    return Err(unsupported(span, "CAST ... FORMAT"));
+                }
+                let try_cast = match kind {
+                    CastKind::Cast => false,
+                    CastKind::TryCast => true,
+                    CastKind::SafeCast | CastKind::DoubleColon => {
+                        return Err(unsupported(span, &format!("the cast syntax of `{expr}`")))
+                    }
+                };
+                let e = self.bind_expr(operand, cx, span)?;
+                let target = crate::types::from_sql(data_type).map_err(|m| Diagnostic::error(span, m))?;
+                let target = DataType::new(target, e.ty.nullable || try_cast);
+                if !typing::can_cast(&e.ty, &target) {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("cannot cast {} to {}", e.ty, target.kind),
+                    ));
+                }
+                if e.ty.kind == target.kind && !try_cast {
+                    return Ok(e);
+                }
+                Ok(Expr {
+                    kind: ExprKind::Cast {
+                        operand: Box::new(e),
+                        try_cast,
+                    },
+                    ty: target,
+                    span,
+                })
+            }
+            E::Extract {
+                field,
+                expr: operand,
+                ..
+            } => {
+                let unit = time_unit(field, span)?;
+                let e = self.bind_expr(operand, cx, span)?;
+                let valid = match e.ty.kind {
+                    TypeKind::Date => unit <= TimeUnit::Day || matches!(unit, TimeUnit::DayOfWeek | TimeUnit::DayOfYear | TimeUnit::Epoch),
+                    TypeKind::Time(_) => unit >= TimeUnit::Hour && unit <= TimeUnit::Nanosecond,
+                    TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) => true,
+                    TypeKind::IntervalDayTime | TypeKind::IntervalYearMonth => true,
+                    _ => false,
+                };
+                if !valid {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("cannot EXTRACT {unit:?} from {}", e.ty).to_uppercase().replace("CANNOT EXTRACT", "cannot EXTRACT").replace(" FROM ", " from "),
+                    ));
+                }
+                let nullable = e.ty.nullable;
+                Ok(Expr {
+                    kind: ExprKind::Extract {
+                        unit,
+                        operand: Box::new(e),
+                    },
+                    ty: DataType::new(TypeKind::BigInt, nullable),
+                    span,
+                })
+            }
+            E::Floor { expr: operand, field } | E::Ceil { expr: operand, field } => {
+                let ceil = matches!(expr, E::Ceil { .. });
+                let e = self.bind_expr(operand, cx, span)?;
+                match field {
+                    CeilFloorKind::DateTimeField(DateTimeField::NoDateTime) => {
+                        self.call(if ceil { "CEIL" } else { "FLOOR" }, vec![e], span)
+                    }
+                    CeilFloorKind::DateTimeField(field) => {
+                        let unit = time_unit(field, span)?;
+                        if !e.ty.kind.is_temporal() || matches!(unit, TimeUnit::Epoch | TimeUnit::DayOfWeek | TimeUnit::DayOfYear) {
+                            return Err(Diagnostic::error(
+                                span,
+                                format!("cannot round {} to {}", e.ty, format!("{unit:?}").to_uppercase()),
+                            ));
+                        }
+                        let ty = e.ty;
+                        Ok(Expr {
+                            kind: ExprKind::RoundTime {
+                                unit,
+                                ceil,
+                                operand: Box::new(e),
+                            },
+                            ty,
+                            span,
+                        })
+                    }
+                    CeilFloorKind::Scale(_) => Err(unsupported(span, "FLOOR/CEIL with a scale")),
+                }
+            }
+            E::Substring {
+                expr: operand,
+                substring_from,
+                substring_for,
+                ..
+            } => {
+                let mut args = vec![self.bind_expr(operand, cx, span)?];
+                if let Some(from) = substring_from {
+                    args.push(self.bind_expr(from, cx, span)?);
+                }
+                if let Some(len) = substring_for {
+                    args.push(self.bind_expr(len, cx, span)?);
+                }
+                self.call("SUBSTRING", args, span)
+            }
+            E::Trim {
+                trim_where,
+                trim_what,
+                expr: operand,
+                trim_characters,
+            } => {
+                if trim_characters.is_some() {
+                    return Err(unsupported(span, "TRIM with a character list"));
+                }
+                let name = match trim_where {
+                    None | Some(TrimWhereField::Both) => "TRIM",
+                    Some(TrimWhereField::Leading) => "LTRIM",
+                    Some(TrimWhereField::Trailing) => "RTRIM",
+                };
+                let mut args = vec![self.bind_expr(operand, cx, span)?];
+                if let Some(what) = trim_what {
+                    args.push(self.bind_expr(what, cx, span)?);
+                }
+                self.call(name, args, span)
+            }
+            E::Position { expr: needle, r#in } => {
+                let args = vec![self.bind_expr(needle, cx, span)?, self.bind_expr(r#in, cx, span)?];
+                self.call("POSITION", args, span)
+            }
+            E::Function(function) => self.bind_function(function, cx, span),
+            E::Prefixed { prefix, .. } if prefix.value == crate::parser::dialect::TABLE_ARGUMENT_PREFIX => Err(
+                Diagnostic::error(span, "`TABLE name` is only allowed as the first argument of a window table function"),
+            ),
+            E::Subquery(_) => Err(unsupported(span, "scalar subqueries")),
+            E::Exists { .. } => Err(unsupported(span, "EXISTS subqueries")),
+            E::Wildcard(_) | E::QualifiedWildcard(..) => {
+                Err(Diagnostic::error(span, "`*` is only allowed in the SELECT list and in COUNT(*)"))
+            }
+            E::AtTimeZone { .. } => Err(unsupported(span, "AT TIME ZONE")),
+            E::Array(_) | E::Map(_) | E::Struct { .. } | E::Tuple(_) => {
+                Err(unsupported(span, "ARRAY, MAP, ROW and tuple values"))
+            }
+            E::Overlay { .. } => Err(unsupported(span, "OVERLAY")),
+            other => Err(unsupported(span, &format!("the expression `{other}`"))),
+        }
+    }
+
+    fn bind_column(&mut self, idents: &[sql::Ident], cx: &mut ExprCx<'_>, span: Span) -> BResult<Expr> {
+        let parts: Vec<(&str, Span)> = idents
+            .iter()
+            .map(|i| (i.value.as_str(), self.span(i.span, span)))
+            .collect();
+        let (index, ty) = cx.scope.resolve(&parts)?;
+        Ok(Expr {
+            kind: ExprKind::Column(index),
+            ty,
+            span,
+        })
+    }
+
+    fn is_predicate(&mut self, operand: &sql::Expr, op: UnaryOp, cx: &mut ExprCx<'_>, span: Span) -> BResult<Expr> {
+        let e = self.bind_expr(operand, cx, span)?;
+        let e = if matches!(op, UnaryOp::IsNull | UnaryOp::IsNotNull) {
+            e
+        } else {
+            expect_boolean(e, "IS TRUE / IS FALSE")?
+        };
+        Ok(Expr {
+            kind: ExprKind::Unary {
+                op,
+                operand: Box::new(e),
+            },
+            ty: DataType::not_null(TypeKind::Boolean),
+            span,
+        })
+    }
+
+    fn binary(&mut self, op: &BinaryOperator, l: Expr, r: Expr, span: Span) -> BResult<Expr> {
+        let arith = |a| Some(a);
+        let (bop, arith_op) = match op {
+            BinaryOperator::Plus => (BinaryOp::Plus, arith(ArithOp::Plus)),
+            BinaryOperator::Minus => (BinaryOp::Minus, arith(ArithOp::Minus)),
+            BinaryOperator::Multiply => (BinaryOp::Multiply, arith(ArithOp::Multiply)),
+            BinaryOperator::Divide => (BinaryOp::Divide, arith(ArithOp::Divide)),
+            BinaryOperator::Modulo => (BinaryOp::Modulo, arith(ArithOp::Modulo)),
+            BinaryOperator::Eq => return self.comparison(BinaryOp::Eq, l, r, span),
+            BinaryOperator::NotEq => return self.comparison(BinaryOp::NotEq, l, r, span),
+            BinaryOperator::Lt => return self.comparison(BinaryOp::Lt, l, r, span),
+            BinaryOperator::LtEq => return self.comparison(BinaryOp::LtEq, l, r, span),
+            BinaryOperator::Gt => return self.comparison(BinaryOp::Gt, l, r, span),
+            BinaryOperator::GtEq => return self.comparison(BinaryOp::GtEq, l, r, span),
+            BinaryOperator::And | BinaryOperator::Or => {
+                let bop = if matches!(op, BinaryOperator::And) { BinaryOp::And } else { BinaryOp::Or };
+                let l = expect_boolean(l, bop.symbol())?;
+                let r = expect_boolean(r, bop.symbol())?;
+                return Ok(logical(bop, l, r, span));
+            }
+            BinaryOperator::StringConcat => {
+                let ty = typing::concat_operator(&l.ty, &r.ty).map_err(|m| Diagnostic::error(span, m))?;
+                return Ok(Expr {
+                    kind: ExprKind::Binary {
+                        op: BinaryOp::Concat,
+                        left: Box::new(l),
+                        right: Box::new(r),
+                    },
+                    ty,
+                    span,
+                });
+            }
+            other => return Err(unsupported(span, &format!("the operator `{other}`"))),
+        };
+        let arith_op = arith_op.expect("arithmetic");
+        let ty = typing::arithmetic(arith_op, &l.ty, &r.ty).map_err(|m| Diagnostic::error(span, m))?;
+        let (l, r) = match ty.kind {
+            TypeKind::Decimal { .. } => (as_decimal(l), as_decimal(r)),
+            k if k.is_numeric() => (cast_to_kind(l, k), cast_to_kind(r, k)),
+            _ => (l, r),
+        };
+        Ok(Expr {
+            kind: ExprKind::Binary {
+                op: bop,
+                left: Box::new(l),
+                right: Box::new(r),
+            },
+            ty,
+            span,
+        })
+    }
+
+    pub(crate) fn comparison(&mut self, op: BinaryOp, l: Expr, r: Expr, span: Span) -> BResult<Expr> {
+        let common = typing::comparison_type_for(op.symbol(), &l.ty, &r.ty).map_err(|m| Diagnostic::error(span, m))?;
+        let nullable = l.ty.nullable || r.ty.nullable;
+        Ok(Expr {
+            kind: ExprKind::Binary {
+                op,
+                left: Box::new(cast_to_kind(l, common.kind)),
+                right: Box::new(cast_to_kind(r, common.kind)),
+            },
+            ty: DataType::new(TypeKind::Boolean, nullable),
+            span,
+        })
+    }
+
+    fn bind_case(
+        &mut self,
+        operand: Option<&sql::Expr>,
+        conditions: &[sql::CaseWhen],
+        else_result: Option<&sql::Expr>,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<Expr> {
+        let operand = match operand {
+            Some(o) => Some(self.bind_expr(o, cx, span)?),
+            None => None,
+        };
+        let mut branches = Vec::new();
+        for when in conditions {
+            let cond = match &operand {
+                Some(x) => {
+                    let v = self.bind_expr(&when.condition, cx, span)?;
+                    let vspan = v.span;
+                    self.comparison(BinaryOp::Eq, x.clone(), v, vspan)?
+                }
+                None => self.bind_condition(&when.condition, &mut ExprCx { scope: cx.scope, clause: "CASE WHEN", grouping: cx.grouping.as_deref_mut() }, span)?,
+            };
+            let result = self.bind_expr(&when.result, cx, span)?;
+            branches.push((cond, result));
+        }
+        let otherwise = match else_result {
+            Some(e) => Some(self.bind_expr(e, cx, span)?),
+            None => None,
+        };
+        let mut types: Vec<DataType> = branches.iter().map(|(_, r)| r.ty).collect();
+        if let Some(o) = &otherwise {
+            types.push(o.ty);
+        }
+        let mut common = typing::common_type(&types).ok_or_else(|| {
+            Diagnostic::error(
+                span,
+                format!(
+                    "CASE branches have incompatible types: {}",
+                    types.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
+                ),
+            )
+        })?;
+        if otherwise.is_none() {
+            common.nullable = true;
+        }
+        let branches = branches
+            .into_iter()
+            .map(|(c, r)| (c, cast_to_kind(r, common.kind)))
+            .collect();
+        Ok(Expr {
+            kind: ExprKind::Case {
+                branches,
+                otherwise: otherwise.map(|o| Box::new(cast_to_kind(o, common.kind))),
+            },
+            ty: common,
+            span,
+        })
+    }
+
+    fn bind_function(&mut self, function: &sql::Function, cx: &mut ExprCx<'_>, span: Span) -> BResult<Expr> {
+        if function.over.is_some() {
+            return Err(unsupported(span, "OVER windows"));
+        }
+        if function.filter.is_some() {
+            return Err(Diagnostic::error(span, "FILTER (WHERE ...) is only allowed on aggregate functions"));
+        }
+        let name = function_name(function, span)?;
+        if name.eq_ignore_ascii_case("TIMESTAMPDIFF") || name.eq_ignore_ascii_case("TIMESTAMPADD") {
+            return self.bind_timestamp_arith(&name.to_ascii_uppercase(), function, cx, span);
+        }
+        let args = match &function.args {
+            FunctionArguments::None => Vec::new(),
+            FunctionArguments::Subquery(_) => return Err(unsupported(span, "a subquery as a function argument")),
+            FunctionArguments::List(list) => {
+                if list.duplicate_treatment.is_some() {
+                    return Err(Diagnostic::error(span, format!("DISTINCT is only allowed in aggregate functions, not in {name}")));
+                }
+                if !list.clauses.is_empty() {
+                    return Err(unsupported(span, &format!("clauses inside {name}(...)")));
+                }
+                let mut args = Vec::with_capacity(list.args.len());
+                for arg in &list.args {
+                    match arg {
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => args.push(self.bind_expr(e, cx, span)?),
+                        FunctionArg::Unnamed(_) => {
+                            return Err(Diagnostic::error(span, format!("`*` is not a valid argument of {name}")))
+                        }
+                        _ => return Err(unsupported(span, "named function arguments")),
+                    }
+                }
+                args
+            }
+        };
+        self.call(&name, args, span)
+    }
+
+    /// `TIMESTAMPDIFF(unit, start, end)` and `TIMESTAMPADD(unit, count, ts)`:
+    /// the first argument is a time unit keyword, not an expression.
+    fn bind_timestamp_arith(&mut self, name: &str, function: &sql::Function, cx: &mut ExprCx<'_>, span: Span) -> BResult<Expr> {
+        let args: Vec<&sql::Expr> = match &function.args {
+            FunctionArguments::List(list) => list
+                .args
+                .iter()
+                .filter_map(|a| match a {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let [unit, a, b] = args.as_slice() else {
+            return Err(Diagnostic::error(span, format!("wrong number of arguments for {name}: expected 3 (unit, ...)")));
+        };
+        let unit = match unit {
+            sql::Expr::Identifier(i) => match i.value.to_ascii_uppercase().as_str() {
+                "YEAR" => TimeUnit::Year,
+                "QUARTER" => TimeUnit::Quarter,
+                "MONTH" => TimeUnit::Month,
+                "WEEK" => TimeUnit::Week,
+                "DAY" => TimeUnit::Day,
+                "HOUR" => TimeUnit::Hour,
+                "MINUTE" => TimeUnit::Minute,
+                "SECOND" => TimeUnit::Second,
+                _ => return Err(Diagnostic::error(span, format!("{name} needs a time unit (YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND) first, found `{}`", i.value))),
+            },
+            other => return Err(Diagnostic::error(span, format!("{name} needs a time unit first, found `{other}`"))),
+        };
+        let a = self.bind_expr(a, cx, span)?;
+        let b = self.bind_expr(b, cx, span)?;
+        if name == "TIMESTAMPDIFF" {
+            for e in [&a, &b] {
+                if !matches!(e.ty.kind, TypeKind::Date | TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_)) {
+                    return Err(Diagnostic::error(e.span, format!("TIMESTAMPDIFF compares dates or timestamps, but this is {}", e.ty)));
+                }
+            }
+            let nullable = a.ty.nullable || b.ty.nullable;
+            return Ok(Expr {
+                kind: ExprKind::TimestampDiff { unit, start: Box::new(a), end: Box::new(b) },
+                ty: DataType::new(TypeKind::Int, nullable),
+                span,
+            });
+        }
+        if !a.ty.kind.is_integer() {
+            return Err(Diagnostic::error(a.span, format!("the count of TIMESTAMPADD must be an integer, but it is {}", a.ty)));
+        }
+        if !matches!(b.ty.kind, TypeKind::Date | TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_)) {
+            return Err(Diagnostic::error(b.span, format!("TIMESTAMPADD adds to a date or timestamp, but this is {}", b.ty)));
+        }
+        let ty = DataType::new(b.ty.kind, a.ty.nullable || b.ty.nullable);
+        Ok(Expr {
+            kind: ExprKind::TimestampAdd { unit, count: Box::new(cast_to_kind(a, TypeKind::Int)), operand: Box::new(b) },
+            ty,
+            span,
+        })
+    }
+
+    /// Resolves and type-checks a scalar function call.
+    pub(crate) fn call(&mut self, name: &str, args: Vec<Expr>, span: Span) -> BResult<Expr> {
+        let types: Vec<DataType> = args.iter().map(|a| a.ty).collect();
+        let int_literals: Vec<Option<i64>> = args
+            .iter()
+            .map(|a| match a.kind {
+                ExprKind::Literal(Literal::Integer(v)) => Some(v),
+                _ => None,
+            })
+            .collect();
+        match functions::resolve_scalar_with_literals(name, &types, &int_literals) {
+            Ok(sig) => {
+                let args = args
+                    .into_iter()
+                    .zip(&sig.arg_types)
+                    .map(|(a, t)| if t.is_null_type() { a } else { cast_to_kind(a, t.kind) })
+                    .collect();
+                Ok(Expr {
+                    kind: ExprKind::Call {
+                        function: sig.function,
+                        args,
+                    },
+                    ty: sig.result,
+                    span,
+                })
+            }
+            Err(e) => Err(function_error(name, &types, e, span)),
+        }
+    }
+
+    fn bind_aggregate(&mut self, function: &sql::Function, cx: &mut ExprCx<'_>, span: Span) -> BResult<Expr> {
+        let name = function_name(function, span)?;
+        if function.over.is_some() {
+            return Err(unsupported(span, "OVER windows"));
+        }
+        let grouping = cx.grouping.as_deref_mut().expect("grouped mode");
+        let input = grouping.input.clone();
+        let (distinct, raw_args) = match &function.args {
+            FunctionArguments::List(list) => {
+                if !list.clauses.is_empty() {
+                    return Err(unsupported(span, &format!("clauses inside {name}(...)")));
+                }
+                (
+                    matches!(list.duplicate_treatment, Some(sql::DuplicateTreatment::Distinct)),
+                    list.args.as_slice(),
+                )
+            }
+            _ => (false, &[][..]),
+        };
+        let mut args = Vec::new();
+        for arg in raw_args {
+            match arg {
+                FunctionArg::Unnamed(FunctionArgExpr::Wildcard) if raw_args.len() == 1 && name.eq_ignore_ascii_case("COUNT") => {}
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => {
+                    if contains_aggregate(e) {
+                        return Err(Diagnostic::error(
+                            self.span(e.span(), span),
+                            "aggregate function calls cannot be nested",
+                        ));
+                    }
+                    let mut plain = ExprCx::plain(&input, "an aggregate argument");
+                    args.push(self.bind_expr(e, &mut plain, span)?);
+                }
+                _ => return Err(Diagnostic::error(span, format!("invalid argument for {name}"))),
+            }
+        }
+        let types: Vec<DataType> = args.iter().map(|a| a.ty).collect();
+        let sig = match functions::resolve_aggregate(&name, distinct, &types) {
+            Some(Ok(sig)) => sig,
+            Some(Err(e)) => return Err(function_error(&name, &types, e, span)),
+            None => return Err(Diagnostic::error(span, format!("{name} is not an aggregate function"))),
+        };
+        let filter = match &function.filter {
+            Some(f) => {
+                let mut plain = ExprCx::plain(&input, "FILTER");
+                Some(self.bind_condition(f, &mut plain, span)?)
+            }
+            None => None,
+        };
+        let grouping = cx.grouping.as_deref_mut().expect("grouped mode");
+        let arg_positions = args
+            .into_iter()
+            .zip(&sig.arg_types)
+            .map(|(a, t)| grouping.arg_position(if t.is_null_type() { a } else { cast_to_kind(a, t.kind) }))
+            .collect();
+        let filter = filter.map(|f| grouping.arg_position(f));
+        let call = AggregateCall {
+            function: sig.function,
+            distinct: sig.distinct,
+            args: arg_positions,
+            filter,
+            ty: sig.result,
+            name: String::new(),
+        };
+        let index = match grouping.aggregates.iter().position(|a| a.function == call.function && a.distinct == call.distinct && a.args == call.args && a.filter == call.filter && a.ty == call.ty) {
+            Some(i) => i,
+            None => {
+                grouping.aggregates.push(AggregateCall {
+                    name: format!("EXPR${}", grouping.aggregates.len()),
+                    ..call
+                });
+                grouping.aggregates.len() - 1
+            }
+        };
+        Ok(Expr {
+            kind: ExprKind::Column(grouping.keys.len() + index),
+            ty: sig.result,
+            span,
+        })
+    }
+}
+
+fn function_name(function: &sql::Function, span: Span) -> BResult<String> {
+    let parts: Vec<&str> = function
+        .name
+        .0
+        .iter()
+        .filter_map(|p| p.as_ident().map(|i| i.value.as_str()))
+        .collect();
+    match parts.as_slice() {
+        [name] => Ok(name.to_string()),
+        _ => Err(Diagnostic::error(
+            span,
+            format!("catalog functions (`{}`) are not supported; only built-in functions", function.name),
+        )),
+    }
+}
+
+fn function_error(name: &str, types: &[DataType], e: FunctionError, span: Span) -> Diagnostic {
+    let signature = format!(
+        "{}({})",
+        name.to_uppercase(),
+        types.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
+    );
+    match e {
+        FunctionError::Unknown { suggestion } => {
+            let mut d = Diagnostic::error(span, format!("unknown function `{name}`"));
+            let suggestion = suggestion.or_else(|| did_you_mean(&name.to_uppercase(), functions::known_function_names().iter().copied()));
+            if let Some(s) = suggestion {
+                d = d.with_help(format!("did you mean {s}?"));
+            }
+            d
+        }
+        FunctionError::Arity { expected } => Diagnostic::error(
+            span,
+            format!("wrong number of arguments for {}: expected {expected}, found {}", name.to_uppercase(), types.len()),
+        ),
+        FunctionError::ArgumentTypes { message } => {
+            Diagnostic::error(span, format!("invalid argument types for {signature}")).with_note(message)
+        }
+    }
+}
+
+pub(crate) fn unsupported(span: Span, what: &str) -> Diagnostic {
+    Diagnostic::error(span, format!("{what} is not supported by stmtc yet"))
+}
+
+fn expect_boolean(e: Expr, op: &str) -> BResult<Expr> {
+    match e.ty.kind {
+        TypeKind::Boolean => Ok(e),
+        TypeKind::Null => Ok(cast_to_kind(e, TypeKind::Boolean)),
+        _ => Err(Diagnostic::error(
+            e.span,
+            format!("{op} expects BOOLEAN operands, but this is {}", e.ty),
+        )),
+    }
+}
+
+fn unary(op: UnaryOp, e: Expr, span: Span) -> Expr {
+    let ty = e.ty;
+    Expr {
+        kind: ExprKind::Unary {
+            op,
+            operand: Box::new(e),
+        },
+        ty,
+        span,
+    }
+}
+
+fn logical(op: BinaryOp, l: Expr, r: Expr, span: Span) -> Expr {
+    let nullable = l.ty.nullable || r.ty.nullable;
+    Expr {
+        kind: ExprKind::Binary {
+            op,
+            left: Box::new(l),
+            right: Box::new(r),
+        },
+        ty: DataType::new(TypeKind::Boolean, nullable),
+        span,
+    }
+}
+
+/// Integers meet decimals as DECIMAL(p, 0); decimals stay as they are.
+fn as_decimal(e: Expr) -> Expr {
+    match e.ty.kind {
+        TypeKind::Decimal { .. } => e,
+        k => match k.decimal_precision_scale() {
+            Some((precision, scale)) => cast_to_kind(e, TypeKind::Decimal { precision, scale }),
+            None => e,
+        },
+    }
+}
+
+fn time_unit(field: &DateTimeField, span: Span) -> BResult<TimeUnit> {
+    use DateTimeField as F;
+    Ok(match field {
+        F::Millennium | F::Millenium => TimeUnit::Millennium,
+        F::Century => TimeUnit::Century,
+        F::Decade => TimeUnit::Decade,
+        F::Year | F::Years => TimeUnit::Year,
+        F::Quarter => TimeUnit::Quarter,
+        F::Month | F::Months => TimeUnit::Month,
+        F::Week(None) | F::Weeks => TimeUnit::Week,
+        F::Day | F::Days => TimeUnit::Day,
+        F::Hour | F::Hours => TimeUnit::Hour,
+        F::Minute | F::Minutes => TimeUnit::Minute,
+        F::Second | F::Seconds => TimeUnit::Second,
+        F::Millisecond | F::Milliseconds => TimeUnit::Millisecond,
+        F::Microsecond | F::Microseconds => TimeUnit::Microsecond,
+        F::Nanosecond | F::Nanoseconds => TimeUnit::Nanosecond,
+        F::Dow | F::DayOfWeek => TimeUnit::DayOfWeek,
+        F::Doy | F::DayOfYear => TimeUnit::DayOfYear,
+        F::Epoch => TimeUnit::Epoch,
+        other => return Err(unsupported(span, &format!("the time unit {other}"))),
+    })
+}
+
+/// The aggregate function call this expression is, if it is one.
+fn aggregate_call(expr: &sql::Expr) -> Option<&sql::Function> {
+    match expr {
+        sql::Expr::Function(f) if f.over.is_none() => {
+            let name = f.name.0.last()?.as_ident()?.value.as_str();
+            functions::resolve_aggregate(name, false, &[]).is_some().then_some(f)
+        }
+        _ => None,
+    }
+}
+
+/// Whether an aggregate call appears anywhere inside (subqueries excluded).
+pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
+    use sql::Expr as E;
+    if aggregate_call(expr).is_some() {
+        return true;
+    }
+    let any = |es: &[&sql::Expr]| es.iter().any(|e| contains_aggregate(e));
+    match expr {
+        E::Nested(e)
+        | E::IsNull(e)
+        | E::IsNotNull(e)
+        | E::IsTrue(e)
+        | E::IsNotTrue(e)
+        | E::IsFalse(e)
+        | E::IsNotFalse(e)
+        | E::IsUnknown(e)
+        | E::IsNotUnknown(e)
+        | E::UnaryOp { expr: e, .. }
+        | E::Cast { expr: e, .. }
+        | E::Extract { expr: e, .. }
+        | E::Floor { expr: e, .. }
+        | E::Ceil { expr: e, .. } => contains_aggregate(e),
+        E::BinaryOp { left, right, .. } | E::IsDistinctFrom(left, right) | E::IsNotDistinctFrom(left, right) => {
+            any(&[left, right])
+        }
+        E::Between { expr, low, high, .. } => any(&[expr, low, high]),
+        E::In { expr, target, .. } => {
+            contains_aggregate(expr) || matches!(target, sql::InTarget::List(l) if l.iter().any(contains_aggregate))
+        }
+        E::Like { expr, pattern, .. } => any(&[expr, pattern]),
+        E::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            operand.as_deref().is_some_and(contains_aggregate)
+                || conditions.iter().any(|w| contains_aggregate(&w.condition) || contains_aggregate(&w.result))
+                || else_result.as_deref().is_some_and(contains_aggregate)
+        }
+        E::Substring {
+            expr,
+            substring_from,
+            substring_for,
+            ..
+        } => {
+            contains_aggregate(expr)
+                || substring_from.as_deref().is_some_and(contains_aggregate)
+                || substring_for.as_deref().is_some_and(contains_aggregate)
+        }
+        E::Trim { expr, trim_what, .. } => contains_aggregate(expr) || trim_what.as_deref().is_some_and(contains_aggregate),
+        E::Position { expr, r#in } => any(&[expr, r#in]),
+        E::Function(f) => match &f.args {
+            FunctionArguments::List(list) => list.args.iter().any(|a| match a {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => contains_aggregate(e),
+                _ => false,
+            }),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+fn references_columns(expr: &Expr) -> bool {
+    let mut found = false;
+    visit(expr, &mut |e| found |= matches!(e.kind, ExprKind::Column(_)));
+    found
+}
+
+/// Calls `f` on every node of the expression tree, parents first.
+pub(crate) fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(expr);
+    match &expr.kind {
+        ExprKind::Column(_) | ExprKind::Literal(_) => {}
+        ExprKind::Unary { operand, .. }
+        | ExprKind::Cast { operand, .. }
+        | ExprKind::Extract { operand, .. }
+        | ExprKind::RoundTime { operand, .. } => visit(operand, f),
+        ExprKind::Binary { left, right, .. } => {
+            visit(left, f);
+            visit(right, f);
+        }
+        ExprKind::Case { branches, otherwise } => {
+            for (c, r) in branches {
+                visit(c, f);
+                visit(r, f);
+            }
+            if let Some(o) = otherwise {
+                visit(o, f);
+            }
+        }
+        ExprKind::InList { operand, list, .. } => {
+            visit(operand, f);
+            for e in list {
+                visit(e, f);
+            }
+        }
+        ExprKind::Like { operand, pattern, .. } => {
+            visit(operand, f);
+            visit(pattern, f);
+        }
+        ExprKind::TimestampDiff { start: a, end: b, .. } | ExprKind::TimestampAdd { count: a, operand: b, .. } => {
+            visit(a, f);
+            visit(b, f);
+        }
+        ExprKind::Call { args, .. } => {
+            for a in args {
+                visit(a, f);
+            }
+        }
+    }
+}
+
+/// The expression with every span cleared, for structural comparison.
+pub(crate) fn strip_spans(mut expr: Expr) -> Expr {
+    map_children(&mut expr, &mut |e| *e = strip_spans(std::mem::replace(e, placeholder())));
+    expr.span = Span::default();
+    expr
+}
+
+fn placeholder() -> Expr {
+    Expr {
+        kind: ExprKind::Literal(Literal::Null),
+        ty: DataType::null(),
+        span: Span::default(),
+    }
+}
+
+/// Applies `f` to each direct child of `expr`.
+pub(crate) fn map_children(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    match &mut expr.kind {
+        ExprKind::Column(_) | ExprKind::Literal(_) => {}
+        ExprKind::Unary { operand, .. }
+        | ExprKind::Cast { operand, .. }
+        | ExprKind::Extract { operand, .. }
+        | ExprKind::RoundTime { operand, .. } => f(operand),
+        ExprKind::Binary { left, right, .. } => {
+            f(left);
+            f(right);
+        }
+        ExprKind::Case { branches, otherwise } => {
+            for (c, r) in branches {
+                f(c);
+                f(r);
+            }
+            if let Some(o) = otherwise {
+                f(o);
+            }
+        }
+        ExprKind::InList { operand, list, .. } => {
+            f(operand);
+            list.iter_mut().for_each(&mut *f);
+        }
+        ExprKind::Like { operand, pattern, .. } => {
+            f(operand);
+            f(pattern);
+        }
+        ExprKind::TimestampDiff { start: a, end: b, .. } | ExprKind::TimestampAdd { count: a, operand: b, .. } => {
+            f(a);
+            f(b);
+        }
+        ExprKind::Call { args, .. } => args.iter_mut().for_each(f),
+    }
+}

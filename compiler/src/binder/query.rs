@@ -1,0 +1,1197 @@
+//! Query binding: SELECT (with joins, grouping, DISTINCT), set operations,
+//! VALUES, ORDER BY / LIMIT, derived tables, CTEs and window table functions.
+//!
+//! Each function reports the errors it can recover from (one per select
+//! item, say) and returns `None` when it cannot produce a relation; callers
+//! then stop without reporting that failure again.
+
+use sqlparser::ast::{
+    self as sql, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, JoinConstraint, JoinOperator,
+    LimitClause, OrderByKind, SelectItem, SetExpr, SetOperator, SetQuantifier, Spanned, TableFactor, Value,
+};
+
+use super::expr::{contains_aggregate, strip_spans, unsupported, ExprCx, Grouping};
+use super::scope::{Scope, ScopeColumn};
+use super::{cast_to_kind, CatalogEntry, Binder};
+use crate::diagnostics::{Diagnostic, Span};
+use crate::ir::{Expr, ExprKind, Field, JoinKind, Literal, Rel, RelKind, SortKey, WindowKind};
+use crate::types::{DataType, TypeKind};
+use crate::typing;
+
+type BResult<T> = Result<T, Diagnostic>;
+
+impl Binder<'_> {
+    fn report<T>(&mut self, result: BResult<T>) -> Option<T> {
+        result.map_err(|d| self.error(d)).ok()
+    }
+
+    /// Binds a query, reporting its errors; `None` if it did not bind.
+    pub(crate) fn bind_query(&mut self, query: &sql::Query, fallback: Span) -> Option<Rel> {
+        let span = self.span(query.span(), fallback);
+        if query.fetch.is_some() || !query.locks.is_empty() || query.for_clause.is_some() || query.settings.is_some()
+            || query.format_clause.is_some() || !query.pipe_operators.is_empty()
+        {
+            self.error(unsupported(span, "FETCH, FOR, SETTINGS, FORMAT and pipe clauses"));
+            return None;
+        }
+        let ctes_before = self.ctes.len();
+        let result = self.bind_query_inner(query, span);
+        self.ctes.truncate(ctes_before);
+        result
+    }
+
+    fn bind_query_inner(&mut self, query: &sql::Query, span: Span) -> Option<Rel> {
+        if let Some(with) = &query.with {
+            if with.recursive {
+                self.error(unsupported(span, "WITH RECURSIVE"));
+                return None;
+            }
+            for cte in &with.cte_tables {
+                let cte_span = self.span(cte.alias.name.span, span);
+                let mut rel = self.bind_query(&cte.query, cte_span)?;
+                if !cte.alias.columns.is_empty() {
+                    if cte.alias.columns.len() != rel.schema.len() {
+                        self.error(Diagnostic::error(
+                            cte_span,
+                            format!(
+                                "`{}` names {} columns, but its query returns {}",
+                                cte.alias.name.value,
+                                cte.alias.columns.len(),
+                                rel.schema.len()
+                            ),
+                        ));
+                        return None;
+                    }
+                    for (f, c) in rel.schema.iter_mut().zip(&cte.alias.columns) {
+                        f.name = c.name.value.clone();
+                    }
+                }
+                self.ctes.push((cte.alias.name.value.clone(), rel));
+            }
+        }
+        let body = self.bind_set_expr(&query.body, span)?;
+        let body = match &query.order_by {
+            None => body,
+            Some(order_by) => self.bind_order_by(order_by, body, span)?,
+        };
+        match &query.limit_clause {
+            None => Some(body),
+            Some(limit) => self.bind_limit(limit, body, span),
+        }
+    }
+
+    fn bind_set_expr(&mut self, body: &SetExpr, span: Span) -> Option<Rel> {
+        match body {
+            SetExpr::Select(select) => self.bind_select(select, span),
+            SetExpr::Query(query) => self.bind_query(query, span),
+            SetExpr::Values(values) => self.bind_values(values, span),
+            SetExpr::SetOperation {
+                left,
+                op,
+                set_quantifier,
+                right,
+            } => {
+                let distinct = match (op, set_quantifier) {
+                    (SetOperator::Union, SetQuantifier::All) => false,
+                    (SetOperator::Union, SetQuantifier::None | SetQuantifier::Distinct) => true,
+                    (op, q) => {
+                        self.error(unsupported(span, &format!("{op} {q}").trim().to_string()));
+                        return None;
+                    }
+                };
+                let l = self.bind_set_expr(left, span);
+                let r = self.bind_set_expr(right, span);
+                let union = self.union_all(vec![l?, r?], span)?;
+                Some(if distinct { distinct_of(union) } else { union })
+            }
+            other => {
+                self.error(unsupported(span, &format!("`{other}` as a query")));
+                None
+            }
+        }
+    }
+
+    /// UNION ALL: same column count, each column cast to the common type.
+    fn union_all(&mut self, inputs: Vec<Rel>, span: Span) -> Option<Rel> {
+        let arity = inputs[0].schema.len();
+        if let Some(bad) = inputs.iter().find(|r| r.schema.len() != arity) {
+            self.error(Diagnostic::error(
+                span,
+                format!(
+                    "the inputs of UNION have different column counts: {arity} and {}",
+                    bad.schema.len()
+                ),
+            ));
+            return None;
+        }
+        let mut schema = Vec::with_capacity(arity);
+        for c in 0..arity {
+            let types: Vec<DataType> = inputs.iter().map(|r| r.schema[c].ty).collect();
+            let Some(common) = typing::common_type(&types) else {
+                self.error(Diagnostic::error(
+                    span,
+                    format!(
+                        "column {} of UNION has incompatible types: {}",
+                        c + 1,
+                        types.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" and ")
+                    ),
+                ));
+                return None;
+            };
+            schema.push(Field {
+                name: inputs[0].schema[c].name.clone(),
+                ty: common,
+            });
+        }
+        let inputs: Vec<Rel> = inputs.into_iter().map(|r| conform(r, &schema)).collect();
+        // Nested UNION ALLs flatten into one n-ary union.
+        let mut flat = Vec::new();
+        for input in inputs {
+            let input: Rel = input;
+            match input.kind {
+                RelKind::UnionAll { inputs } if input.schema == schema => flat.extend(inputs),
+                kind => flat.push(Rel { kind, ..input }),
+            }
+        }
+        Some(Rel {
+            kind: RelKind::UnionAll { inputs: flat },
+            schema,
+            span,
+        })
+    }
+
+    fn bind_values(&mut self, values: &sql::Values, span: Span) -> Option<Rel> {
+        let empty = Scope::default();
+        let mut rows = Vec::new();
+        let mut ok = true;
+        for row in &values.rows {
+            let mut bound = Vec::new();
+            for e in &row.content {
+                let mut cx = ExprCx::plain(&empty, "VALUES");
+                match self.bind_expr(e, &mut cx, span) {
+                    Ok(b) => bound.push(b),
+                    Err(d) => {
+                        self.error(d);
+                        ok = false;
+                    }
+                }
+            }
+            rows.push(bound);
+        }
+        if !ok || rows.is_empty() {
+            return None;
+        }
+        let arity = rows[0].len();
+        if rows.iter().any(|r| r.len() != arity) {
+            self.error(Diagnostic::error(span, "the rows of VALUES have different numbers of columns"));
+            return None;
+        }
+        let mut schema = Vec::new();
+        for c in 0..arity {
+            let types: Vec<DataType> = rows.iter().map(|r| r[c].ty).collect();
+            let Some(common) = typing::common_type(&types) else {
+                self.error(Diagnostic::error(
+                    span,
+                    format!("column {} of VALUES has incompatible types", c + 1),
+                ));
+                return None;
+            };
+            schema.push(Field {
+                name: format!("EXPR${c}"),
+                ty: common,
+            });
+        }
+        let rows = rows
+            .into_iter()
+            .map(|r| r.into_iter().zip(&schema).map(|(e, f)| cast_to_kind(e, f.ty.kind)).collect())
+            .collect();
+        Some(Rel {
+            kind: RelKind::Values { rows },
+            schema,
+            span,
+        })
+    }
+
+    fn bind_select(&mut self, select: &sql::Select, fallback: Span) -> Option<Rel> {
+        let span = self.span(select.span(), fallback);
+        let unsupported_clause = [
+            (select.top.is_some(), "TOP"),
+            (select.into.is_some(), "SELECT INTO"),
+            (!select.lateral_views.is_empty(), "LATERAL VIEW"),
+            (select.prewhere.is_some(), "PREWHERE"),
+            (!select.connect_by.is_empty(), "CONNECT BY"),
+            (!select.cluster_by.is_empty(), "CLUSTER BY"),
+            (!select.distribute_by.is_empty(), "DISTRIBUTE BY"),
+            (!select.sort_by.is_empty(), "SORT BY"),
+            (!select.named_window.is_empty(), "WINDOW"),
+            (select.qualify.is_some(), "QUALIFY"),
+            (select.exclude.is_some(), "EXCLUDE"),
+        ];
+        if let Some((_, what)) = unsupported_clause.iter().find(|(present, _)| *present) {
+            self.error(unsupported(span, &format!("the {what} clause")));
+            return None;
+        }
+        let distinct = match &select.distinct {
+            None | Some(sql::Distinct::All) => false,
+            Some(sql::Distinct::Distinct) => true,
+            Some(_) => {
+                self.error(unsupported(span, "DISTINCT ON"));
+                return None;
+            }
+        };
+
+        // FROM
+        let (mut input, scope) = if select.from.is_empty() {
+            (one_row(span), Scope::default())
+        } else {
+            let mut acc: Option<(Rel, Scope)> = None;
+            let mut failed = false;
+            for twj in &select.from {
+                match self.bind_table_with_joins(twj, span) {
+                    Some((rel, scope)) => {
+                        acc = Some(match acc {
+                            None => (rel, scope),
+                            Some((l, ls)) => cross_join(l, ls, rel, scope, span),
+                        })
+                    }
+                    None => failed = true,
+                }
+            }
+            if failed {
+                return None;
+            }
+            acc?
+        };
+
+        // WHERE
+        if let Some(selection) = &select.selection {
+            let mut cx = ExprCx::plain(&scope, "WHERE");
+            let predicate = self.bind_condition(selection, &mut cx, span);
+            let predicate = self.report(predicate)?;
+            input = filter(input, predicate);
+        }
+
+        let group_exprs: &[sql::Expr] = match &select.group_by {
+            GroupByExpr::Expressions(exprs, modifiers) if modifiers.is_empty() => exprs,
+            _ => {
+                self.error(unsupported(span, "GROUP BY ALL, ROLLUP, CUBE and GROUPING SETS"));
+                return None;
+            }
+        };
+        let grouped = !group_exprs.is_empty()
+            || select.having.is_some()
+            || select.projection.iter().any(|item| match item {
+                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => contains_aggregate(e),
+                _ => false,
+            });
+
+        let rel = if grouped {
+            self.bind_grouped_select(select, group_exprs, input, scope, span)?
+        } else {
+            let mut exprs = Vec::new();
+            let mut names = Vec::new();
+            let mut ok = true;
+            for (i, item) in select.projection.iter().enumerate() {
+                match self.select_item(item, i, &scope, None, span) {
+                    Ok(items) => {
+                        for (e, n) in items {
+                            exprs.push(e);
+                            names.push(n);
+                        }
+                    }
+                    Err(d) => {
+                        self.error(d);
+                        ok = false;
+                    }
+                }
+            }
+            if !ok {
+                return None;
+            }
+            project(input, exprs, names, span)
+        };
+        Some(if distinct { distinct_of(rel) } else { rel })
+    }
+
+    fn bind_grouped_select(
+        &mut self,
+        select: &sql::Select,
+        group_exprs: &[sql::Expr],
+        input: Rel,
+        scope: Scope,
+        span: Span,
+    ) -> Option<Rel> {
+        let mut keys = Vec::new();
+        let mut key_names = Vec::new();
+        let mut ok = true;
+        for g in group_exprs {
+            if contains_aggregate(g) {
+                let gspan = self.span(g.span(), span);
+                self.error(Diagnostic::error(gspan, "aggregate functions are not allowed in GROUP BY"));
+                ok = false;
+                continue;
+            }
+            let mut cx = ExprCx::plain(&scope, "GROUP BY");
+            match self.bind_expr(g, &mut cx, span) {
+                Ok(e) => {
+                    key_names.push(match &e.kind {
+                        ExprKind::Column(i) => scope.columns[*i].name.clone(),
+                        _ => format!("EXPR${}", keys.len()),
+                    });
+                    keys.push(e);
+                }
+                Err(d) => {
+                    self.error(d);
+                    ok = false;
+                }
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let mut grouping = Grouping {
+            input: scope.clone(),
+            keys: keys.iter().cloned().map(strip_spans).collect(),
+            args: Vec::new(),
+            aggregates: Vec::new(),
+        };
+        let mut exprs = Vec::new();
+        let mut names = Vec::new();
+        for (i, item) in select.projection.iter().enumerate() {
+            match self.select_item(item, i, &scope, Some(&mut grouping), span) {
+                Ok(items) => {
+                    for (e, n) in items {
+                        exprs.push(e);
+                        names.push(n);
+                    }
+                }
+                Err(d) => {
+                    self.error(d);
+                    ok = false;
+                }
+            }
+        }
+        let having = match &select.having {
+            Some(h) => {
+                let mut cx = ExprCx {
+                    scope: &scope,
+                    clause: "HAVING",
+                    grouping: Some(&mut grouping),
+                };
+                let bound = self.bind_condition(h, &mut cx, span);
+                match bound {
+                    Ok(b) => Some(b),
+                    Err(d) => {
+                        self.error(d);
+                        ok = false;
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
+        if !ok {
+            return None;
+        }
+        // keys ++ args, then aggregate, then HAVING, then the SELECT list.
+        let mut pre_exprs = keys;
+        pre_exprs.extend(grouping.args.iter().cloned().map(|mut a| {
+            a.span = span;
+            a
+        }));
+        let mut pre_names = key_names.clone();
+        pre_names.extend((0..grouping.args.len()).map(|i| format!("$arg{i}")));
+        let pre = project(input, pre_exprs, pre_names, span);
+        let key_count = grouping.keys.len();
+        let mut schema: Vec<Field> = pre.schema[..key_count].to_vec();
+        for (i, agg) in grouping.aggregates.iter_mut().enumerate() {
+            agg.name = format!("EXPR${}", key_count + i);
+            schema.push(Field {
+                name: agg.name.clone(),
+                ty: agg.ty,
+            });
+        }
+        let aggregate = Rel {
+            kind: RelKind::Aggregate {
+                input: Box::new(pre),
+                group: (0..key_count).collect(),
+                aggregates: grouping.aggregates,
+            },
+            schema,
+            span,
+        };
+        let aggregate = match having {
+            Some(h) => filter(aggregate, h),
+            None => aggregate,
+        };
+        Some(project(aggregate, exprs, names, span))
+    }
+
+    /// One SELECT item: an expression with its output name, or a `*` expansion.
+    fn select_item(
+        &mut self,
+        item: &SelectItem,
+        position: usize,
+        scope: &Scope,
+        mut grouping: Option<&mut Grouping>,
+        span: Span,
+    ) -> BResult<Vec<(Expr, String)>> {
+        let (expr, name) = match item {
+            SelectItem::UnnamedExpr(e) => {
+                let name = match e {
+                    sql::Expr::Identifier(i) => i.value.clone(),
+                    sql::Expr::CompoundIdentifier(parts) => parts.last().map_or_else(String::new, |i| i.value.clone()),
+                    _ => format!("EXPR${position}"),
+                };
+                (e, name)
+            }
+            SelectItem::ExprWithAlias { expr, alias } => (expr, alias.value.clone()),
+            SelectItem::Wildcard(options) | SelectItem::QualifiedWildcard(_, options) => {
+                let item_span = self.span(item.span(), span);
+                if options.opt_exclude.is_some() || options.opt_except.is_some() || options.opt_replace.is_some()
+                    || options.opt_rename.is_some() || options.opt_ilike.is_some()
+                {
+                    return Err(unsupported(item_span, "`*` with EXCLUDE/EXCEPT/REPLACE/RENAME"));
+                }
+                let qualifier = match item {
+                    SelectItem::QualifiedWildcard(sql::SelectItemQualifiedWildcardKind::ObjectName(name), _) => {
+                        Some(name.to_string().trim_matches('`').to_string())
+                    }
+                    SelectItem::QualifiedWildcard(_, _) => {
+                        return Err(unsupported(item_span, "this form of `*`"));
+                    }
+                    _ => None,
+                };
+                if let Some(q) = &qualifier {
+                    if !scope.columns.iter().any(|c| c.qualifier.as_deref() == Some(q.as_str())) {
+                        return Err(Diagnostic::error(item_span, format!("table `{q}` not found in this query")));
+                    }
+                }
+                let mut out = Vec::new();
+                for (i, c) in scope.columns.iter().enumerate() {
+                    if qualifier.is_some() && c.qualifier != qualifier {
+                        continue;
+                    }
+                    let column = Expr {
+                        kind: ExprKind::Column(i),
+                        ty: c.ty,
+                        span: item_span,
+                    };
+                    let expr = match grouping.as_deref() {
+                        None => column,
+                        Some(g) => {
+                            let stripped = strip_spans(column.clone());
+                            match g.keys.iter().position(|k| *k == stripped) {
+                                Some(k) => Expr {
+                                    kind: ExprKind::Column(k),
+                                    ..column
+                                },
+                                None => {
+                                    return Err(Diagnostic::error(
+                                        item_span,
+                                        format!("expression `{}` is not being grouped", c.name),
+                                    )
+                                    .with_help("list the columns instead of `*`, and GROUP BY or aggregate each"))
+                                }
+                            }
+                        }
+                    };
+                    out.push((expr, c.name.clone()));
+                }
+                return Ok(out);
+            }
+            SelectItem::ExprWithAliases { .. } => {
+                return Err(unsupported(self.span(item.span(), span), "multiple aliases"));
+            }
+        };
+        let mut cx = ExprCx {
+            scope,
+            clause: "SELECT",
+            grouping: grouping.as_deref_mut(),
+        };
+        let bound = self.bind_expr(expr, &mut cx, span)?;
+        Ok(vec![(bound, name)])
+    }
+
+    fn bind_table_with_joins(&mut self, twj: &sql::TableWithJoins, span: Span) -> Option<(Rel, Scope)> {
+        let (mut rel, mut scope) = self.bind_table_factor(&twj.relation, span)?;
+        for join in &twj.joins {
+            let jspan = self.span(join.span(), span);
+            let (right, right_scope) = self.bind_table_factor(&join.relation, span)?;
+            let (kind, constraint) = match &join.join_operator {
+                JoinOperator::Join(c) | JoinOperator::Inner(c) => (JoinKind::Inner, Some(c)),
+                JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => (JoinKind::Left, Some(c)),
+                JoinOperator::Right(c) | JoinOperator::RightOuter(c) => (JoinKind::Right, Some(c)),
+                JoinOperator::FullOuter(c) => (JoinKind::Full, Some(c)),
+                JoinOperator::CrossJoin(JoinConstraint::None) => (JoinKind::Inner, None),
+                other => {
+                    self.error(unsupported(jspan, &format!("this join (`{other:?}`)").replace("(JoinConstraint::None)", "")));
+                    return None;
+                }
+            };
+            let (left_nullable, right_nullable) = match kind {
+                JoinKind::Inner => (false, false),
+                JoinKind::Left => (false, true),
+                JoinKind::Right => (true, false),
+                JoinKind::Full => (true, true),
+            };
+            let joined_scope = scope.clone().concat(right_scope.clone());
+            let condition = match constraint {
+                None => true_literal(jspan),
+                Some(JoinConstraint::On(on)) => {
+                    let mut cx = ExprCx::plain(&joined_scope, "ON");
+                    let bound = self.bind_condition(on, &mut cx, jspan);
+                    self.report(bound)?
+                }
+                Some(JoinConstraint::None) => {
+                    self.error(Diagnostic::error(jspan, "a JOIN needs an ON condition").with_help("add ON left.key = right.key, or write CROSS JOIN"));
+                    return None;
+                }
+                Some(_) => {
+                    self.error(unsupported(jspan, "JOIN ... USING and NATURAL JOIN"));
+                    return None;
+                }
+            };
+            let out_scope = Scope {
+                columns: scope
+                    .columns
+                    .into_iter()
+                    .map(|c| nullable_column(c, left_nullable))
+                    .chain(right_scope.columns.into_iter().map(|c| nullable_column(c, right_nullable)))
+                    .collect(),
+            };
+            let schema = rel
+                .schema
+                .iter()
+                .map(|f| nullable_field(f, left_nullable))
+                .chain(right.schema.iter().map(|f| nullable_field(f, right_nullable)))
+                .collect();
+            rel = Rel {
+                kind: RelKind::Join {
+                    kind,
+                    left: Box::new(rel),
+                    right: Box::new(right),
+                    condition,
+                },
+                schema,
+                span: jspan,
+            };
+            scope = out_scope;
+        }
+        Some((rel, scope))
+    }
+
+    fn bind_table_factor(&mut self, factor: &TableFactor, fallback: Span) -> Option<(Rel, Scope)> {
+        let span = self.span(factor.span(), fallback);
+        let (rel, default_qualifier, alias) = match factor {
+            TableFactor::Table {
+                name,
+                alias,
+                args,
+                with_hints,
+                version,
+                with_ordinality,
+                partitions,
+                sample,
+                ..
+            } => {
+                if args.is_some() {
+                    self.error(unsupported(span, "table functions in FROM (other than TABLE(TUMBLE/HOP/CUMULATE(...)))"));
+                    return None;
+                }
+                if !with_hints.is_empty() || version.is_some() || *with_ordinality || !partitions.is_empty() || sample.is_some() {
+                    self.error(unsupported(span, "table hints, versions, partitions and samples"));
+                    return None;
+                }
+                let parts: Vec<&sql::Ident> = name.0.iter().filter_map(|p| p.as_ident()).collect();
+                let [ident] = parts.as_slice() else {
+                    self.error(Diagnostic::error(span, format!("qualified table names (`{name}`) are not supported; use the bare name")));
+                    return None;
+                };
+                let name_span = self.span(ident.span, span);
+                let rel = self.resolve_relation(&ident.value, name_span)?;
+                (rel, Some(ident.value.clone()), alias.as_ref())
+            }
+            TableFactor::Derived {
+                lateral,
+                subquery,
+                alias,
+                sample,
+            } => {
+                if *lateral || sample.is_some() {
+                    self.error(unsupported(span, "LATERAL subqueries and samples"));
+                    return None;
+                }
+                let rel = self.bind_query(subquery, span)?;
+                (rel, None, alias.as_ref())
+            }
+            TableFactor::TableFunction { expr, alias } => {
+                let (rel, qualifier) = self.bind_window_tvf(expr, span)?;
+                (rel, qualifier, alias.as_ref())
+            }
+            TableFactor::NestedJoin { table_with_joins, alias } => {
+                let (rel, scope) = self.bind_table_with_joins(table_with_joins, span)?;
+                if alias.is_some() {
+                    self.error(unsupported(span, "an alias on a parenthesized join"));
+                    return None;
+                }
+                return Some((rel, scope));
+            }
+            other => {
+                let what = match other {
+                    TableFactor::UNNEST { .. } => "UNNEST".to_string(),
+                    TableFactor::Function { .. } => "LATERAL TABLE functions".to_string(),
+                    _ => format!("`{other}` in FROM"),
+                };
+                self.error(unsupported(span, &what));
+                return None;
+            }
+        };
+        let mut rel = rel;
+        let qualifier = match alias {
+            Some(alias) => {
+                if !alias.columns.is_empty() {
+                    if alias.columns.len() != rel.schema.len() {
+                        self.error(Diagnostic::error(
+                            span,
+                            format!(
+                                "the alias `{}` names {} columns, but the table has {}",
+                                alias.name.value,
+                                alias.columns.len(),
+                                rel.schema.len()
+                            ),
+                        ));
+                        return None;
+                    }
+                    for (f, c) in rel.schema.iter_mut().zip(&alias.columns) {
+                        f.name = c.name.value.clone();
+                    }
+                }
+                Some(alias.name.value.clone())
+            }
+            None => default_qualifier,
+        };
+        let scope = Scope::of_fields(qualifier.as_deref(), &rel.schema);
+        Some((rel, scope))
+    }
+
+    /// A table, view or CTE by name: its rows with every column (computed
+    /// columns evaluated).
+    fn resolve_relation(&mut self, name: &str, span: Span) -> Option<Rel> {
+        if let Some((_, rel)) = self.ctes.iter().rev().find(|(n, _)| n == name) {
+            return Some(rel.clone());
+        }
+        match self.names.get(name).map(|(entry, _)| *entry) {
+            Some(CatalogEntry::Table(id)) => Some(self.scan(id, span)),
+            Some(CatalogEntry::View(i)) => {
+                let mut rel = self.job.views[i].query.clone();
+                rel.span = span;
+                Some(rel)
+            }
+            Some(CatalogEntry::BrokenView) => None,
+            None => {
+                let d = self.unknown_table(name, span);
+                self.error(d);
+                None
+            }
+        }
+    }
+
+    /// A scan of a table's physical columns, with its computed columns added
+    /// by a projection so the result has the table's declared columns.
+    pub(crate) fn scan(&self, id: crate::ir::TableId, span: Span) -> Rel {
+        let table = self.job.table(id);
+        let physical: Vec<Field> = table
+            .physical_columns()
+            .map(|(_, c)| Field {
+                name: c.name.clone(),
+                ty: c.ty,
+            })
+            .collect();
+        let scan = Rel {
+            kind: RelKind::Scan { table: id },
+            schema: physical,
+            span,
+        };
+        if table.columns.iter().all(|c| c.computed.is_none()) {
+            return scan;
+        }
+        let mut physical_index = 0;
+        let mut exprs = Vec::new();
+        let mut names = Vec::new();
+        for c in &table.columns {
+            let expr = match &c.computed {
+                Some(e) => e.clone(),
+                None => {
+                    physical_index += 1;
+                    Expr {
+                        kind: ExprKind::Column(physical_index - 1),
+                        ty: c.ty,
+                        span,
+                    }
+                }
+            };
+            exprs.push(expr);
+            names.push(c.name.clone());
+        }
+        project(scan, exprs, names, span)
+    }
+
+    /// `TABLE(TUMBLE(TABLE t, DESCRIPTOR(col), size [, offset]))` and HOP / CUMULATE.
+    fn bind_window_tvf(&mut self, expr: &sql::Expr, span: Span) -> Option<(Rel, Option<String>)> {
+        let sql::Expr::Function(function) = expr else {
+            self.error(unsupported(span, "this table function"));
+            return None;
+        };
+        let name = function.name.to_string().to_uppercase();
+        let interval_args = match name.as_str() {
+            "TUMBLE" => 1..=2,
+            "HOP" | "CUMULATE" => 2..=3,
+            _ => {
+                self.error(unsupported(span, &format!("the table function {name}")));
+                return None;
+            }
+        };
+        let FunctionArguments::List(list) = &function.args else {
+            self.error(Diagnostic::error(span, format!("{name} needs arguments: ({name}(TABLE t, DESCRIPTOR(time_col), ...))")));
+            return None;
+        };
+        let args: Vec<&sql::Expr> = list
+            .args
+            .iter()
+            .filter_map(|a| match a {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+                _ => None,
+            })
+            .collect();
+        if args.len() != list.args.len() || args.len() < 2 || !interval_args.contains(&(args.len() - 2)) {
+            self.error(Diagnostic::error(
+                span,
+                format!(
+                    "{name} takes TABLE t, DESCRIPTOR(time_col) and {} interval(s)",
+                    match name.as_str() {
+                        "TUMBLE" => "a size and an optional offset:",
+                        "HOP" => "a slide, a size and an optional offset:",
+                        _ => "a step, a size and an optional offset:",
+                    }
+                    .trim_end_matches(':')
+                ),
+            ));
+            return None;
+        }
+        let (input, qualifier) = match args[0] {
+            sql::Expr::Prefixed { prefix, value } if prefix.value == crate::parser::dialect::TABLE_ARGUMENT_PREFIX => {
+                let sql::Expr::Identifier(ident) = value.as_ref() else {
+                    self.error(Diagnostic::error(span, "use a bare table name in TABLE ..."));
+                    return None;
+                };
+                let ispan = self.span(ident.span, span);
+                (self.resolve_relation(&ident.value, ispan)?, ident.value.clone())
+            }
+            other => {
+                let ospan = self.span(other.span(), span);
+                self.error(Diagnostic::error(ospan, format!("the first argument of {name} must be `TABLE name`")));
+                return None;
+            }
+        };
+        let descriptor_column = match args[1] {
+            sql::Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("DESCRIPTOR") => match &f.args {
+                FunctionArguments::List(l) => match l.args.as_slice() {
+                    [FunctionArg::Unnamed(FunctionArgExpr::Expr(sql::Expr::Identifier(i)))] => Some(i.clone()),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(time_ident) = descriptor_column else {
+            let dspan = self.span(args[1].span(), span);
+            self.error(Diagnostic::error(dspan, format!("the second argument of {name} must be DESCRIPTOR(time_column)")));
+            return None;
+        };
+        let tspan = self.span(time_ident.span, span);
+        let scope = Scope::of_fields(Some(&qualifier), &input.schema);
+        let (time_column, time_type) = match scope.resolve(&[(time_ident.value.as_str(), tspan)]) {
+            Ok(r) => r,
+            Err(d) => {
+                self.error(d);
+                return None;
+            }
+        };
+        if !matches!(time_type.kind, TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_)) {
+            self.error(Diagnostic::error(
+                tspan,
+                format!(
+                    "the time column `{}` of {name} must be TIMESTAMP or TIMESTAMP_LTZ, but it is {}",
+                    time_ident.value, time_type
+                ),
+            ));
+            return None;
+        }
+        let mut millis = Vec::new();
+        for arg in &args[2..] {
+            let aspan = self.span(arg.span(), span);
+            let empty = Scope::default();
+            let mut cx = ExprCx::plain(&empty, "a window size");
+            let bound = self.bind_expr(arg, &mut cx, aspan);
+            match self.report(bound)?.kind {
+                ExprKind::Literal(Literal::IntervalMillis(ms)) => millis.push((ms, aspan)),
+                _ => {
+                    self.error(Diagnostic::error(aspan, format!("{name} sizes must be INTERVAL ... DAY/HOUR/MINUTE/SECOND literals")));
+                    return None;
+                }
+            }
+        }
+        if let Some((_, s)) = millis.iter().take(interval_args.start().to_owned()).find(|(ms, _)| *ms <= 0) {
+            self.error(Diagnostic::error(*s, format!("{name} sizes must be positive")));
+            return None;
+        }
+        let offset = |i: usize| millis.get(i).map_or(0, |m| m.0);
+        let window = match name.as_str() {
+            "TUMBLE" => WindowKind::Tumble {
+                size: millis[0].0,
+                offset: offset(1),
+            },
+            _ => {
+                let (step, size) = (millis[0].0, millis[1].0);
+                if size % step != 0 {
+                    self.error(Diagnostic::error(
+                        millis[1].1,
+                        format!("the {name} size must be an integral multiple of its {}", if name == "HOP" { "slide" } else { "step" }),
+                    ));
+                    return None;
+                }
+                if name == "HOP" {
+                    WindowKind::Hop {
+                        slide: step,
+                        size,
+                        offset: offset(2),
+                    }
+                } else {
+                    WindowKind::Cumulate {
+                        step,
+                        size,
+                        offset: offset(2),
+                    }
+                }
+            }
+        };
+        let window_kind = match time_type.kind {
+            TypeKind::TimestampLtz(_) => TypeKind::TimestampLtz(3),
+            _ => TypeKind::Timestamp(3),
+        };
+        let mut schema = input.schema.clone();
+        for name in ["window_start", "window_end"] {
+            schema.push(Field {
+                name: name.to_string(),
+                ty: DataType::not_null(TypeKind::Timestamp(3)),
+            });
+        }
+        schema.push(Field {
+            name: "window_time".to_string(),
+            ty: DataType::not_null(window_kind),
+        });
+        Some((
+            Rel {
+                kind: RelKind::Window {
+                    input: Box::new(input),
+                    window,
+                    time_column,
+                },
+                schema,
+                span,
+            },
+            None,
+        ))
+    }
+
+    fn bind_order_by(&mut self, order_by: &sql::OrderBy, input: Rel, span: Span) -> Option<Rel> {
+        let OrderByKind::Expressions(items) = &order_by.kind else {
+            self.error(unsupported(span, "ORDER BY ALL"));
+            return None;
+        };
+        if order_by.interpolate.is_some() {
+            self.error(unsupported(span, "INTERPOLATE"));
+            return None;
+        }
+        let arity = input.schema.len();
+        let scope = Scope::of_fields(None, &input.schema);
+        let mut keys = Vec::new();
+        let mut extra = Vec::new();
+        for item in &order_by_items(items) {
+            let ispan = self.span(item.expr.span(), span);
+            let descending = match item.options.sort {
+                None | Some(sql::OrderBySort::Asc) => false,
+                Some(sql::OrderBySort::Desc) => true,
+                Some(_) => {
+                    self.error(unsupported(ispan, "ORDER BY ... USING"));
+                    return None;
+                }
+            };
+            // Flink sorts NULLs first in ascending order and last in descending order.
+            let nulls_first = item.options.nulls_first.unwrap_or(!descending);
+            let column = match &item.expr {
+                sql::Expr::Value(v) if matches!(v.value, Value::Number(..)) => {
+                    let Value::Number(n, _) = &v.value else { unreachable!() };
+                    match n.parse::<usize>() {
+                        Ok(k) if k >= 1 && k <= arity => k - 1,
+                        _ => {
+                            self.error(Diagnostic::error(ispan, format!("ORDER BY position {n} is not in the SELECT list (1..{arity})")));
+                            return None;
+                        }
+                    }
+                }
+                e => {
+                    let mut cx = ExprCx::plain(&scope, "ORDER BY");
+                    let bound = self.bind_expr(e, &mut cx, ispan);
+                    let bound = self.report(bound)?;
+                    match bound.kind {
+                        ExprKind::Column(c) => c,
+                        _ => {
+                            extra.push(bound);
+                            arity + extra.len() - 1
+                        }
+                    }
+                }
+            };
+            keys.push(SortKey {
+                column,
+                descending,
+                nulls_first,
+            });
+        }
+        let original = input.schema.clone();
+        let input = if extra.is_empty() {
+            input
+        } else {
+            let mut exprs: Vec<Expr> = original
+                .iter()
+                .enumerate()
+                .map(|(i, f)| Expr {
+                    kind: ExprKind::Column(i),
+                    ty: f.ty,
+                    span,
+                })
+                .collect();
+            let mut names: Vec<String> = original.iter().map(|f| f.name.clone()).collect();
+            names.extend((0..extra.len()).map(|i| format!("$sort{i}")));
+            exprs.extend(extra);
+            project(input, exprs, names, span)
+        };
+        let schema = input.schema.clone();
+        let sorted = Rel {
+            kind: RelKind::Sort {
+                input: Box::new(input),
+                keys,
+                offset: None,
+                limit: None,
+            },
+            schema,
+            span,
+        };
+        if sorted.schema.len() == arity {
+            return Some(sorted);
+        }
+        let exprs = original
+            .iter()
+            .enumerate()
+            .map(|(i, f)| Expr {
+                kind: ExprKind::Column(i),
+                ty: f.ty,
+                span,
+            })
+            .collect();
+        let names = original.iter().map(|f| f.name.clone()).collect();
+        Some(project(sorted, exprs, names, span))
+    }
+
+    fn bind_limit(&mut self, limit: &LimitClause, input: Rel, span: Span) -> Option<Rel> {
+        let (limit, offset) = match limit {
+            LimitClause::LimitOffset { limit, offset, limit_by } => {
+                if !limit_by.is_empty() {
+                    self.error(unsupported(span, "LIMIT BY"));
+                    return None;
+                }
+                (limit.as_ref(), offset.as_ref().map(|o| &o.value))
+            }
+            LimitClause::OffsetCommaLimit { .. } => {
+                self.error(unsupported(span, "LIMIT offset, count"));
+                return None;
+            }
+        };
+        let mut count = |e: Option<&sql::Expr>, what: &str| -> Result<Option<u64>, ()> {
+            match e {
+                None => Ok(None),
+                Some(sql::Expr::Value(v)) => match &v.value {
+                    Value::Number(n, _) => n.parse::<u64>().map(Some).map_err(|_| {
+                        self.error(Diagnostic::error(span, format!("{what} must be a non-negative integer, found {n}")));
+                    }),
+                    _ => {
+                        self.error(Diagnostic::error(span, format!("{what} must be an integer literal")));
+                        Err(())
+                    }
+                },
+                Some(_) => {
+                    self.error(Diagnostic::error(span, format!("{what} must be an integer literal")));
+                    Err(())
+                }
+            }
+        };
+        let limit = count(limit, "LIMIT").ok()?;
+        let offset = count(offset, "OFFSET").ok()?;
+        // A LIMIT applies to the sort below it, if any (ORDER BY ... LIMIT is a top-N).
+        let schema = input.schema.clone();
+        match input.kind {
+            RelKind::Sort {
+                input: sort_input,
+                keys,
+                offset: None,
+                limit: None,
+            } => Some(Rel {
+                kind: RelKind::Sort {
+                    input: sort_input,
+                    keys,
+                    offset,
+                    limit,
+                },
+                schema,
+                span: input.span,
+            }),
+            kind => Some(Rel {
+                kind: RelKind::Sort {
+                    input: Box::new(Rel {
+                        kind,
+                        schema: schema.clone(),
+                        span: input.span,
+                    }),
+                    keys: Vec::new(),
+                    offset,
+                    limit,
+                },
+                schema,
+                span,
+            }),
+        }
+    }
+}
+
+fn order_by_items(items: &[sql::OrderByExpr]) -> Vec<&sql::OrderByExpr> {
+    items.iter().collect()
+}
+
+fn true_literal(span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Literal(Literal::Boolean(true)),
+        ty: DataType::not_null(TypeKind::Boolean),
+        span,
+    }
+}
+
+/// A relation with one row and no columns: the input of `SELECT` without FROM.
+fn one_row(span: Span) -> Rel {
+    Rel {
+        kind: RelKind::Values { rows: vec![Vec::new()] },
+        schema: Vec::new(),
+        span,
+    }
+}
+
+fn cross_join(left: Rel, left_scope: Scope, right: Rel, right_scope: Scope, span: Span) -> (Rel, Scope) {
+    let schema = left.schema.iter().chain(&right.schema).cloned().collect();
+    (
+        Rel {
+            kind: RelKind::Join {
+                kind: JoinKind::Inner,
+                left: Box::new(left),
+                right: Box::new(right),
+                condition: true_literal(span),
+            },
+            schema,
+            span,
+        },
+        left_scope.concat(right_scope),
+    )
+}
+
+fn nullable_column(mut c: ScopeColumn, nullable: bool) -> ScopeColumn {
+    c.ty.nullable |= nullable;
+    c
+}
+
+fn nullable_field(f: &Field, nullable: bool) -> Field {
+    Field {
+        name: f.name.clone(),
+        ty: DataType::new(f.ty.kind, f.ty.nullable || nullable),
+    }
+}
+
+pub(crate) fn filter(input: Rel, predicate: Expr) -> Rel {
+    let schema = input.schema.clone();
+    let span = input.span;
+    Rel {
+        kind: RelKind::Filter {
+            input: Box::new(input),
+            predicate,
+        },
+        schema,
+        span,
+    }
+}
+
+pub(crate) fn project(input: Rel, exprs: Vec<Expr>, names: Vec<String>, span: Span) -> Rel {
+    let schema = exprs
+        .iter()
+        .zip(names)
+        .map(|(e, name)| Field { name, ty: e.ty })
+        .collect();
+    Rel {
+        kind: RelKind::Project {
+            input: Box::new(input),
+            exprs,
+        },
+        schema,
+        span,
+    }
+}
+
+/// `SELECT DISTINCT`: group by every column, no aggregate calls.
+fn distinct_of(input: Rel) -> Rel {
+    let schema = input.schema.clone();
+    let span = input.span;
+    let group = (0..schema.len()).collect();
+    Rel {
+        kind: RelKind::Aggregate {
+            input: Box::new(input),
+            group,
+            aggregates: Vec::new(),
+        },
+        schema,
+        span,
+    }
+}
+
+/// Casts each column of `rel` to the kind in `schema` (a projection if any differs).
+fn conform(rel: Rel, schema: &[Field]) -> Rel {
+    if rel.schema.iter().zip(schema).all(|(a, b)| a.ty.kind == b.ty.kind) {
+        return rel;
+    }
+    let span = rel.span;
+    let exprs = rel
+        .schema
+        .iter()
+        .zip(schema)
+        .enumerate()
+        .map(|(i, (f, target))| {
+            cast_to_kind(
+                Expr {
+                    kind: ExprKind::Column(i),
+                    ty: f.ty,
+                    span,
+                },
+                target.ty.kind,
+            )
+        })
+        .collect();
+    let names = rel.schema.iter().map(|f| f.name.clone()).collect();
+    project(rel, exprs, names, span)
+}

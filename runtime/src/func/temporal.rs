@@ -1,0 +1,536 @@
+//! Temporal functions: EXTRACT, FLOOR/CEIL(ts TO unit), interval arithmetic,
+//! DATE_FORMAT / TO_DATE / TO_TIMESTAMP with Java `SimpleDateFormat` patterns,
+//! CURRENT_TIMESTAMP.
+
+use crate::value::temporal::{days_in_month, MILLIS_PER_DAY};
+use crate::value::{Date, Time, Timestamp};
+
+/// Units of EXTRACT and FLOOR/CEIL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    Year,
+    Quarter,
+    Month,
+    Week,
+    Day,
+    DayOfYear,
+    /// Day of week, Sunday = 1 ... Saturday = 7 (SQL standard, as Flink).
+    DayOfWeek,
+    Hour,
+    Minute,
+    Second,
+    Millisecond,
+    Microsecond,
+    Nanosecond,
+}
+
+/// ISO-8601 week number of a date.
+fn iso_week(d: Date) -> i64 {
+    let (y, _, _) = d.ymd();
+    // Monday-based weekday, 0 = Monday.
+    let wd = |x: i32| (x as i64 + 3).rem_euclid(7);
+    let thursday = d.0 as i64 - wd(d.0) + 3;
+    let (ty, _, _) = Date(thursday as i32).ymd();
+    let jan1 = Date::from_ymd(ty, 1, 1).map_or(0, |j| j.0 as i64);
+    let _ = y;
+    (thursday - jan1) / 7 + 1
+}
+
+/// EXTRACT(unit FROM ts).
+pub fn extract(unit: Unit, ts: Timestamp) -> i64 {
+    let d = ts.date();
+    let (y, m, day) = d.ymd();
+    let nod = ts.nano_of_day();
+    match unit {
+        Unit::Year => y as i64,
+        Unit::Quarter => ((m - 1) / 3 + 1) as i64,
+        Unit::Month => m as i64,
+        Unit::Week => iso_week(d),
+        Unit::Day => day as i64,
+        Unit::DayOfYear => (d.0 - Date::from_ymd(y, 1, 1).map_or(d.0, |j| j.0)) as i64 + 1,
+        Unit::DayOfWeek => (d.0 as i64 + 4).rem_euclid(7) + 1,
+        Unit::Hour => nod / 3_600_000_000_000,
+        Unit::Minute => nod / 60_000_000_000 % 60,
+        Unit::Second => nod / 1_000_000_000 % 60,
+        // Flink returns the fraction of the second only (13:04:05.123 → 123).
+        Unit::Millisecond => nod / 1_000_000 % 1000,
+        Unit::Microsecond => nod / 1_000 % 1_000_000,
+        Unit::Nanosecond => nod % 1_000_000_000,
+    }
+}
+
+/// EXTRACT from a DATE.
+pub fn extract_date(unit: Unit, d: Date) -> i64 {
+    extract(unit, Timestamp::from_millis(d.0 as i64 * MILLIS_PER_DAY))
+}
+
+/// EXTRACT from a TIME.
+pub fn extract_time(unit: Unit, t: Time) -> i64 {
+    extract(unit, Timestamp::from_millis(t.0 as i64))
+}
+
+/// FLOOR(ts TO unit).
+pub fn floor(ts: Timestamp, unit: Unit) -> Timestamp {
+    let d = ts.date();
+    let (y, m, _) = d.ymd();
+    let day_start = |date: Date| Timestamp::from_millis(date.0 as i64 * MILLIS_PER_DAY);
+    let trunc = |unit_ms: i64| Timestamp::from_millis(ts.millis.div_euclid(unit_ms) * unit_ms);
+    match unit {
+        Unit::Year => day_start(Date::from_ymd(y, 1, 1).unwrap_or(d)),
+        Unit::Quarter => day_start(Date::from_ymd(y, (m - 1) / 3 * 3 + 1, 1).unwrap_or(d)),
+        Unit::Month => day_start(Date::from_ymd(y, m, 1).unwrap_or(d)),
+        // Weeks start on Sunday (Calcite's FLOOR TO WEEK).
+        Unit::Week => day_start(Date(d.0 - (d.0 + 4).rem_euclid(7))),
+        Unit::Day | Unit::DayOfYear | Unit::DayOfWeek => day_start(d),
+        Unit::Hour => trunc(3_600_000),
+        Unit::Minute => trunc(60_000),
+        Unit::Second => trunc(1000),
+        Unit::Millisecond => Timestamp::from_millis(ts.millis),
+        Unit::Microsecond => ts.truncate(6),
+        Unit::Nanosecond => ts,
+    }
+}
+
+/// CEIL(ts TO unit): the floor, plus one unit unless already on a boundary.
+pub fn ceil(ts: Timestamp, unit: Unit) -> Timestamp {
+    let f = floor(ts, unit);
+    if f == ts {
+        return f;
+    }
+    match unit {
+        Unit::Year => add_months(f, 12),
+        Unit::Quarter => add_months(f, 3),
+        Unit::Month => add_months(f, 1),
+        Unit::Week => add_millis(f, 7 * MILLIS_PER_DAY),
+        Unit::Day | Unit::DayOfYear | Unit::DayOfWeek => add_millis(f, MILLIS_PER_DAY),
+        Unit::Hour => add_millis(f, 3_600_000),
+        Unit::Minute => add_millis(f, 60_000),
+        Unit::Second => add_millis(f, 1000),
+        Unit::Millisecond => add_millis(f, 1),
+        Unit::Microsecond => Timestamp {
+            millis: f.millis,
+            nanos: f.nanos + 1000,
+        },
+        Unit::Nanosecond => f,
+    }
+}
+
+/// `ts + INTERVAL n MONTH` (YEAR TO MONTH intervals): the day is clamped to the
+/// target month's length (`2024-01-31 + 1 month` is `2024-02-29`).
+pub fn add_months(ts: Timestamp, months: i32) -> Timestamp {
+    let (y, m, d) = ts.date().ymd();
+    let total = y as i64 * 12 + (m as i64 - 1) + months as i64;
+    let ny = total.div_euclid(12) as i32;
+    let nm = (total.rem_euclid(12) + 1) as u32;
+    let nd = d.min(days_in_month(ny, nm));
+    let date = Date::from_ymd(ny, nm, nd).unwrap_or(ts.date());
+    Timestamp::from_date_nanos(date, ts.nano_of_day())
+}
+
+/// `date + INTERVAL n MONTH`.
+pub fn add_months_date(d: Date, months: i32) -> Date {
+    add_months(Timestamp::from_millis(d.0 as i64 * MILLIS_PER_DAY), months).date()
+}
+
+/// `ts + INTERVAL ... DAY TO SECOND` (an interval in milliseconds, as Flink).
+pub fn add_millis(ts: Timestamp, millis: i64) -> Timestamp {
+    Timestamp {
+        millis: ts.millis + millis,
+        nanos: ts.nanos,
+    }
+}
+
+/// `date + INTERVAL ... DAY` (whole days; the time part of the interval is dropped).
+pub fn add_days(d: Date, millis: i64) -> Date {
+    Date(d.0 + millis.div_euclid(MILLIS_PER_DAY) as i32)
+}
+
+/// TIMESTAMPDIFF(unit, a, b) = b - a in whole units.
+pub fn timestamp_diff(unit: Unit, a: Timestamp, b: Timestamp) -> i64 {
+    let months = |t: Timestamp| {
+        let (y, m, _) = t.date().ymd();
+        y as i64 * 12 + m as i64
+    };
+    let ms = b.millis - a.millis;
+    match unit {
+        Unit::Year | Unit::Quarter | Unit::Month => {
+            let mut diff = months(b) - months(a);
+            // A partial month does not count.
+            let shifted = add_months(a, diff as i32);
+            if diff > 0 && shifted > b {
+                diff -= 1;
+            } else if diff < 0 && shifted < b {
+                diff += 1;
+            }
+            match unit {
+                Unit::Year => diff / 12,
+                Unit::Quarter => diff / 3,
+                _ => diff,
+            }
+        }
+        Unit::Week => ms / (7 * MILLIS_PER_DAY),
+        Unit::Day | Unit::DayOfYear | Unit::DayOfWeek => ms / MILLIS_PER_DAY,
+        Unit::Hour => ms / 3_600_000,
+        Unit::Minute => ms / 60_000,
+        Unit::Second => ms / 1000,
+        Unit::Millisecond => ms,
+        Unit::Microsecond => ms * 1000,
+        Unit::Nanosecond => ms * 1_000_000,
+    }
+}
+
+/// CURRENT_TIMESTAMP / NOW() as an instant (TIMESTAMP_LTZ(3)).
+pub fn current_timestamp() -> Timestamp {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
+    Timestamp::from_millis(ms)
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+const DAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+/// A pattern element of a `SimpleDateFormat` pattern.
+#[derive(Clone, Debug, PartialEq)]
+enum Piece {
+    Lit(String),
+    Field(char, usize),
+}
+
+/// A compiled `SimpleDateFormat` pattern (compile once per query).
+#[derive(Clone, Debug)]
+pub struct DatePattern {
+    pieces: Vec<Piece>,
+}
+
+impl DatePattern {
+    /// Letters `G y M d H h k K m s S E a D w u z` are fields; text in single
+    /// quotes is literal, `''` is a quote.
+    pub fn new(pattern: &str) -> DatePattern {
+        let mut pieces = Vec::new();
+        let chars: Vec<char> = pattern.chars().collect();
+        let mut i = 0;
+        let mut lit = String::new();
+        while i < chars.len() {
+            let c = chars[i];
+            if c == '\'' {
+                if chars.get(i + 1) == Some(&'\'') {
+                    lit.push('\'');
+                    i += 2;
+                    continue;
+                }
+                i += 1;
+                while i < chars.len() {
+                    if chars[i] == '\'' {
+                        if chars.get(i + 1) == Some(&'\'') {
+                            lit.push('\'');
+                            i += 2;
+                            continue;
+                        }
+                        i += 1;
+                        break;
+                    }
+                    lit.push(chars[i]);
+                    i += 1;
+                }
+                continue;
+            }
+            if c.is_ascii_alphabetic() {
+                let mut n = 1;
+                while chars.get(i + n) == Some(&c) {
+                    n += 1;
+                }
+                if !lit.is_empty() {
+                    pieces.push(Piece::Lit(std::mem::take(&mut lit)));
+                }
+                pieces.push(Piece::Field(c, n));
+                i += n;
+                continue;
+            }
+            lit.push(c);
+            i += 1;
+        }
+        if !lit.is_empty() {
+            pieces.push(Piece::Lit(lit));
+        }
+        DatePattern { pieces }
+    }
+
+    /// DATE_FORMAT(ts, pattern), with `java.time.format.DateTimeFormatter`
+    /// letter meanings (Flink 2.3: `u` is the year, `S..S` the second's fraction).
+    pub fn format(&self, ts: Timestamp) -> String {
+        let mut out = String::new();
+        let d = ts.date();
+        let (y, m, day) = d.ymd();
+        let nod = ts.nano_of_day();
+        let h = (nod / 3_600_000_000_000) as u32;
+        let pad = |out: &mut String, v: i64, n: usize| {
+            let s = v.to_string();
+            for _ in s.len()..n {
+                out.push('0');
+            }
+            out.push_str(&s);
+        };
+        for p in &self.pieces {
+            match p {
+                Piece::Lit(s) => out.push_str(s),
+                Piece::Field(c, n) => {
+                    let n = *n;
+                    match c {
+                        // java.time's DateTimeFormatter (what Flink uses): 'u' is the year.
+                        'y' | 'Y' | 'u' => {
+                            if n == 2 {
+                                pad(&mut out, (y % 100) as i64, 2)
+                            } else {
+                                pad(&mut out, y as i64, n)
+                            }
+                        }
+                        'M' | 'L' => match n {
+                            1 | 2 => pad(&mut out, m as i64, n),
+                            3 => out.push_str(&MONTHS[m as usize - 1][..3]),
+                            _ => out.push_str(MONTHS[m as usize - 1]),
+                        },
+                        'd' => pad(&mut out, day as i64, n),
+                        'H' => pad(&mut out, h as i64, n),
+                        'k' => pad(&mut out, if h == 0 { 24 } else { h as i64 }, n),
+                        'K' => pad(&mut out, (h % 12) as i64, n),
+                        'h' => pad(&mut out, if h % 12 == 0 { 12 } else { (h % 12) as i64 }, n),
+                        'm' => pad(&mut out, nod / 60_000_000_000 % 60, n),
+                        's' => pad(&mut out, nod / 1_000_000_000 % 60, n),
+                        // DateTimeFormatter's S is the fraction of the second, n digits.
+                        'S' => {
+                            let frac = nod % 1_000_000_000;
+                            let digits = n.min(9);
+                            pad(&mut out, frac / 10i64.pow(9 - digits as u32), digits);
+                        }
+                        'E' => {
+                            let wd = (d.0 as i64 + 3).rem_euclid(7) as usize;
+                            if n >= 4 {
+                                out.push_str(DAYS[wd]);
+                            } else {
+                                out.push_str(&DAYS[wd][..3]);
+                            }
+                        }
+                        'a' => out.push_str(if h < 12 { "AM" } else { "PM" }),
+                        'D' => pad(&mut out, extract_date(Unit::DayOfYear, d), n),
+                        'w' => pad(&mut out, week_of_year_us(d), n),
+                        'G' => out.push_str("AD"),
+                        'z' | 'Z' | 'X' => out.push_str(if *c == 'z' { "UTC" } else { "+0000" }),
+                        other => out.push(*other),
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Parses text with this pattern (TO_DATE / TO_TIMESTAMP with a format):
+    /// numeric fields only (y M d H h m s S a); `None` if the text does not fit.
+    pub fn parse(&self, text: &str) -> Option<Timestamp> {
+        let b = text.as_bytes();
+        let mut i = 0;
+        let (mut y, mut mo, mut d, mut h, mut mi, mut s, mut ms) =
+            (1970i64, 1i64, 1i64, 0i64, 0i64, 0i64, 0i64);
+        let mut pm = None;
+        for (k, p) in self.pieces.iter().enumerate() {
+            match p {
+                Piece::Lit(l) => {
+                    if !text[i..].starts_with(l.as_str()) {
+                        return None;
+                    }
+                    i += l.len();
+                }
+                Piece::Field('a', _) => {
+                    let rest = &text[i..];
+                    if rest.starts_with("AM") || rest.starts_with("am") {
+                        pm = Some(false);
+                    } else if rest.starts_with("PM") || rest.starts_with("pm") {
+                        pm = Some(true);
+                    } else {
+                        return None;
+                    }
+                    i += 2;
+                }
+                Piece::Field(c, n) => {
+                    // Adjacent numeric fields take exactly n digits; otherwise greedy.
+                    let next_is_field = matches!(self.pieces.get(k + 1), Some(Piece::Field(..)));
+                    let max = if next_is_field { *n } else { 10 };
+                    let start = i;
+                    while i < b.len() && i - start < max && b[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                    if i == start {
+                        return None;
+                    }
+                    let v: i64 = text[start..i].parse().ok()?;
+                    match c {
+                        'y' => {
+                            y = if *n == 2 && i - start == 2 {
+                                2000 + v
+                            } else {
+                                v
+                            }
+                        }
+                        'M' => mo = v,
+                        'd' => d = v,
+                        'H' | 'h' | 'k' | 'K' => h = v,
+                        'm' => mi = v,
+                        's' => s = v,
+                        'S' => ms = v,
+                        _ => return None,
+                    }
+                }
+            }
+        }
+        if i != b.len() {
+            return None;
+        }
+        if let Some(p) = pm {
+            h = h % 12 + if p { 12 } else { 0 };
+        }
+        if h > 23 || mi > 59 || s > 59 {
+            return None;
+        }
+        let date = Date::from_ymd(y as i32, mo as u32, d as u32)?;
+        Some(Timestamp::from_date_nanos(
+            date,
+            ((h * 60 + mi) * 60 + s) * 1_000_000_000 + ms * 1_000_000,
+        ))
+    }
+}
+
+/// Week of year as `SimpleDateFormat` computes it in the US locale (weeks
+/// start Sunday; week 1 contains January 1st).
+fn week_of_year_us(d: Date) -> i64 {
+    let (y, _, _) = d.ymd();
+    let jan1 = Date::from_ymd(y, 1, 1).map_or(d.0, |j| j.0);
+    let jan1_wd = (jan1 as i64 + 4).rem_euclid(7); // 0 = Sunday
+    let next_jan1 = Date::from_ymd(y + 1, 1, 1).map_or(i32::MAX, |j| j.0);
+    let next_wd = (next_jan1 as i64 + 4).rem_euclid(7);
+    // The days of the last week that contain next Jan 1st belong to week 1.
+    if d.0 as i64 >= next_jan1 as i64 - next_wd {
+        return 1;
+    }
+    (d.0 as i64 - jan1 as i64 + jan1_wd) / 7 + 1
+}
+
+/// TO_DATE(s) (default `yyyy-MM-dd`, lenient like CAST) or with a pattern.
+pub fn to_date(s: &str, pattern: Option<&DatePattern>) -> Option<Date> {
+    match pattern {
+        None => Date::parse_lenient(s.as_bytes()),
+        Some(p) => p.parse(s).map(Timestamp::date),
+    }
+}
+
+/// TO_TIMESTAMP(s) (default `yyyy-MM-dd HH:mm:ss[.f]`) or with a pattern;
+/// the result is TIMESTAMP(3), so the fraction is cut to millis.
+pub fn to_timestamp(s: &str, pattern: Option<&DatePattern>) -> Option<Timestamp> {
+    match pattern {
+        None => Timestamp::parse_lenient(s.as_bytes()).map(|t| t.truncate(3)),
+        Some(p) => p.parse(s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ts(s: &str) -> Timestamp {
+        Timestamp::parse_lenient(s.as_bytes()).unwrap()
+    }
+    fn show(t: Timestamp) -> String {
+        let mut o = Vec::new();
+        t.write_sql(&mut o);
+        String::from_utf8(o).unwrap()
+    }
+
+    #[test]
+    fn extract_floor_ceil() {
+        let t = ts("2024-01-05 13:04:05.123");
+        assert_eq!(extract(Unit::Year, t), 2024);
+        assert_eq!(extract(Unit::DayOfWeek, t), 6, "a Friday");
+        assert_eq!(extract(Unit::Week, t), 1);
+        assert_eq!(extract(Unit::Hour, t), 13);
+        assert_eq!(extract(Unit::Millisecond, t), 123);
+        assert_eq!(
+            extract_date(Unit::DayOfYear, Date::from_ymd(2024, 12, 31).unwrap()),
+            366
+        );
+        let t = ts("2024-05-17 10:23:45.5");
+        assert_eq!(show(floor(t, Unit::Hour)), "2024-05-17 10:00:00");
+        assert_eq!(show(floor(t, Unit::Quarter)), "2024-04-01 00:00:00");
+        assert_eq!(show(floor(t, Unit::Week)), "2024-05-12 00:00:00");
+        assert_eq!(show(ceil(t, Unit::Day)), "2024-05-18 00:00:00");
+        assert_eq!(
+            show(ceil(ts("2024-05-17 00:00:00"), Unit::Day)),
+            "2024-05-17 00:00:00"
+        );
+        assert_eq!(
+            show(add_months(ts("2024-01-31 10:00:00"), 1)),
+            "2024-02-29 10:00:00"
+        );
+        assert_eq!(
+            show(add_months(ts("2024-02-29 00:00:00"), 12)),
+            "2025-02-28 00:00:00"
+        );
+        assert_eq!(
+            timestamp_diff(Unit::Day, ts("2024-01-01"), ts("2024-03-01 12:00:00")),
+            60
+        );
+    }
+
+    #[test]
+    fn patterns() {
+        let t = ts("2024-01-05 15:48:29.252");
+        assert_eq!(
+            DatePattern::new("yyyy-MM-dd HH:mm:ss.SSS").format(t),
+            "2024-01-05 15:48:29.252"
+        );
+        assert_eq!(
+            DatePattern::new("EEE MMM d hh a").format(t),
+            "Fri Jan 5 03 PM"
+        );
+        assert_eq!(
+            DatePattern::new("yyyyMMdd'T'HHmmss").format(t),
+            "20240105T154829"
+        );
+        // Values from tests/flink_samples/functions/results.tsv.
+        assert_eq!(
+            DatePattern::new("yy D w u").format(ts("2024-01-05 03:48:29.252")),
+            "24 5 1 2024"
+        );
+        assert_eq!(
+            DatePattern::new("EEEE MMMM dd hh a").format(t),
+            "Friday January 05 03 PM"
+        );
+        let p = DatePattern::new("dd/MM/yyyy");
+        assert_eq!(to_date("05/01/2024", Some(&p)), Date::from_ymd(2024, 1, 5));
+        assert_eq!(
+            DatePattern::new("yyyyMMdd")
+                .parse("20240105")
+                .map(|t| t.date()),
+            Date::from_ymd(2024, 1, 5)
+        );
+    }
+}

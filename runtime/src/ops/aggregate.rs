@@ -1,0 +1,514 @@
+//! Hash aggregation: a typed hash table from group key to accumulator struct,
+//! plus accumulators with Flink's result types and NULL rules.
+//!
+//! Generated code defines the key type (`Hash + Eq`) and an accumulator struct
+//! whose fields are the accumulators below; each thread fills its own
+//! [`HashAggregate`], and the partials are merged at the end with
+//! [`HashAggregate::merge`]. Memory grows with the number of groups only.
+//!
+//! Flink result types followed (the compiler picks the accumulator):
+//! - COUNT → BIGINT; SUM of TINYINT..BIGINT → the same type, wrapping on
+//!   overflow as Java arithmetic does ([`SumInt`]); SUM of FLOAT/DOUBLE → same;
+//!   SUM of DECIMAL(p, s) → DECIMAL(38, s), NULL once it overflows;
+//! - AVG of an integer type → that type, `sum / count` truncated toward zero
+//!   (`AVG(INT)` of 1 and 2 is 1) ([`AvgInt`]); AVG of DOUBLE → DOUBLE; AVG of
+//!   DECIMAL(p, s) → DECIMAL(38, max(6, s)) rounded HALF_UP ([`AvgDecimal`]);
+//! - MIN/MAX → the input type; all ignore NULL inputs and give NULL for no rows
+//!   (COUNT gives 0).
+
+use crate::util::{fast_map, fast_set, FastMap, FastSet};
+use crate::value::decimal::{self, Decimal, DecimalType};
+use std::borrow::Borrow;
+use std::hash::Hash;
+
+/// Group key → accumulator.
+pub struct HashAggregate<K, A> {
+    map: FastMap<K, A>,
+}
+
+impl<K: Hash + Eq, A> Default for HashAggregate<K, A> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<K: Hash + Eq, A> HashAggregate<K, A> {
+    pub fn new() -> Self {
+        HashAggregate { map: fast_map() }
+    }
+
+    /// The accumulator of `key`, created by `init` on first sight. Looks up by a
+    /// borrowed key first, so an owned key (e.g. a `String`) is only built for
+    /// new groups.
+    #[inline]
+    pub fn group<Q>(
+        &mut self,
+        key: &Q,
+        to_owned: impl FnOnce(&Q) -> K,
+        init: impl FnOnce() -> A,
+    ) -> &mut A
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        // Two lookups on a miss only; the hit path is one probe.
+        if !self.map.contains_key(key) {
+            self.map.insert(to_owned(key), init());
+        }
+        self.map
+            .get_mut(key)
+            .unwrap_or_else(|| unreachable!("inserted above"))
+    }
+
+    /// The accumulator of an owned key (one probe).
+    #[inline]
+    pub fn group_owned(&mut self, key: K, init: impl FnOnce() -> A) -> &mut A {
+        self.map.entry(key).or_insert_with(init)
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Folds another partial table into this one.
+    pub fn merge(&mut self, other: Self, mut merge_acc: impl FnMut(&mut A, A)) {
+        for (k, a) in other.map {
+            match self.map.get_mut(&k) {
+                Some(mine) => merge_acc(mine, a),
+                None => {
+                    self.map.insert(k, a);
+                }
+            }
+        }
+    }
+
+    /// Merges all per-thread partials (folding smaller tables into the largest).
+    pub fn merge_all(mut parts: Vec<Self>, mut merge_acc: impl FnMut(&mut A, A)) -> Self {
+        parts.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        let mut it = parts.into_iter();
+        let mut acc = it.next().unwrap_or_default();
+        for p in it {
+            acc.merge(p, &mut merge_acc);
+        }
+        acc
+    }
+
+    /// The groups and their accumulators, in no particular order.
+    pub fn into_groups(self) -> impl Iterator<Item = (K, A)> {
+        self.map.into_iter()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &A)> {
+        self.map.iter()
+    }
+}
+
+/// COUNT(*) and COUNT(x).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Count(pub i64);
+
+impl Count {
+    #[inline]
+    pub fn add_row(&mut self) {
+        self.0 += 1;
+    }
+    #[inline]
+    pub fn add<T>(&mut self, v: &Option<T>) {
+        self.0 += v.is_some() as i64;
+    }
+    pub fn merge(&mut self, o: Count) {
+        self.0 += o.0;
+    }
+    pub fn result(&self) -> i64 {
+        self.0
+    }
+}
+
+/// Integer types with Java's wrapping arithmetic.
+pub trait JavaInt: Copy + Default {
+    fn wrapping_add_(self, o: Self) -> Self;
+    fn to_i64(self) -> i64;
+    fn from_i64_wrapping(v: i64) -> Self;
+}
+
+macro_rules! java_int {
+    ($($t:ty),*) => {$(
+        impl JavaInt for $t {
+            #[inline] fn wrapping_add_(self, o: Self) -> Self { self.wrapping_add(o) }
+            #[inline] fn to_i64(self) -> i64 { self as i64 }
+            #[inline] fn from_i64_wrapping(v: i64) -> Self { v as $t }
+        }
+    )*};
+}
+java_int!(i8, i16, i32, i64);
+
+/// SUM of an integer type: same type, wraps on overflow; NULL if no non-NULL input.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SumInt<T>(pub Option<T>);
+
+impl<T: JavaInt> SumInt<T> {
+    #[inline]
+    pub fn add(&mut self, v: Option<T>) {
+        if let Some(v) = v {
+            self.0 = Some(self.0.map_or(v, |s| s.wrapping_add_(v)));
+        }
+    }
+    pub fn merge(&mut self, o: Self) {
+        self.add(o.0);
+    }
+    pub fn result(&self) -> Option<T> {
+        self.0
+    }
+}
+
+/// SUM of FLOAT/DOUBLE.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SumFloat(pub Option<f64>);
+
+impl SumFloat {
+    #[inline]
+    pub fn add(&mut self, v: Option<f64>) {
+        if let Some(v) = v {
+            self.0 = Some(self.0.map_or(v, |s| s + v));
+        }
+    }
+    pub fn merge(&mut self, o: Self) {
+        self.add(o.0);
+    }
+    pub fn result(&self) -> Option<f64> {
+        self.0
+    }
+}
+
+/// SUM of DECIMAL(p, s) into DECIMAL(38, s); NULL once the sum overflows.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SumDecimal {
+    sum: Option<i128>,
+    overflow: bool,
+}
+
+impl SumDecimal {
+    #[inline]
+    pub fn add(&mut self, v: Option<Decimal>) {
+        if let Some(v) = v {
+            if self.overflow {
+                return;
+            }
+            let s = self.sum.unwrap_or(0).checked_add(v.0);
+            match s.filter(|&x| DecimalType::new(38, 0).fits(x)) {
+                Some(x) => self.sum = Some(x),
+                None => self.overflow = true,
+            }
+        }
+    }
+    pub fn merge(&mut self, o: Self) {
+        if o.overflow {
+            self.overflow = true;
+        }
+        self.add(o.sum.map(Decimal));
+    }
+    pub fn result(&self) -> Option<Decimal> {
+        if self.overflow {
+            None
+        } else {
+            self.sum.map(Decimal)
+        }
+    }
+}
+
+/// AVG of an integer type: sum in i64 (as Flink's BIGINT sum), truncating division.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AvgInt {
+    sum: i64,
+    count: i64,
+}
+
+impl AvgInt {
+    #[inline]
+    pub fn add<T: JavaInt>(&mut self, v: Option<T>) {
+        if let Some(v) = v {
+            self.sum = self.sum.wrapping_add(v.to_i64());
+            self.count += 1;
+        }
+    }
+    pub fn merge(&mut self, o: Self) {
+        self.sum = self.sum.wrapping_add(o.sum);
+        self.count += o.count;
+    }
+    pub fn result<T: JavaInt>(&self) -> Option<T> {
+        (self.count > 0).then(|| T::from_i64_wrapping(self.sum / self.count))
+    }
+}
+
+/// AVG of FLOAT/DOUBLE.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AvgFloat {
+    sum: f64,
+    count: i64,
+}
+
+impl AvgFloat {
+    #[inline]
+    pub fn add(&mut self, v: Option<f64>) {
+        if let Some(v) = v {
+            self.sum += v;
+            self.count += 1;
+        }
+    }
+    pub fn merge(&mut self, o: Self) {
+        self.sum += o.sum;
+        self.count += o.count;
+    }
+    pub fn result(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.sum / self.count as f64)
+    }
+}
+
+/// AVG of DECIMAL(p, s): DECIMAL(38, s) sum divided by the count into
+/// DECIMAL(38, max(6, s)), HALF_UP; NULL on overflow.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AvgDecimal {
+    sum: SumDecimal,
+    count: i64,
+}
+
+impl AvgDecimal {
+    #[inline]
+    pub fn add(&mut self, v: Option<Decimal>) {
+        if v.is_some() {
+            self.sum.add(v);
+            self.count += 1;
+        }
+    }
+    pub fn merge(&mut self, o: Self) {
+        self.sum.merge(o.sum);
+        self.count += o.count;
+    }
+    /// `input_scale` is the argument's scale; the result type is
+    /// [`AvgDecimal::result_type`].
+    pub fn result(&self, input_scale: u8) -> Option<Decimal> {
+        if self.count == 0 {
+            return None;
+        }
+        let sum = self.sum.result()?;
+        let st = DecimalType::new(38, input_scale);
+        let ct = DecimalType::new(20, 0);
+        decimal::div(
+            sum,
+            st,
+            Decimal(self.count as i128),
+            ct,
+            Self::result_type(input_scale),
+        )
+        .ok()
+        .flatten()
+    }
+
+    pub fn result_type(input_scale: u8) -> DecimalType {
+        DecimalType::new(38, input_scale.max(6))
+    }
+}
+
+/// MIN or MAX of any ordered type (floats via `PartialOrd`).
+#[derive(Clone, Debug)]
+pub struct MinMax<T> {
+    pub value: Option<T>,
+    max: bool,
+}
+
+impl<T: PartialOrd> MinMax<T> {
+    pub fn min() -> Self {
+        MinMax {
+            value: None,
+            max: false,
+        }
+    }
+    pub fn max() -> Self {
+        MinMax {
+            value: None,
+            max: true,
+        }
+    }
+    #[inline]
+    pub fn add(&mut self, v: Option<T>) {
+        if let Some(v) = v {
+            let replace = match &self.value {
+                None => true,
+                Some(cur) => {
+                    if self.max {
+                        v > *cur
+                    } else {
+                        v < *cur
+                    }
+                }
+            };
+            if replace {
+                self.value = Some(v);
+            }
+        }
+    }
+    /// Borrowed variant for owned types (strings): clones only when it wins.
+    #[inline]
+    pub fn add_ref<Q>(&mut self, v: Option<&Q>, to_owned: impl FnOnce(&Q) -> T)
+    where
+        T: Borrow<Q>,
+        Q: PartialOrd + ?Sized,
+    {
+        if let Some(v) = v {
+            let replace = match &self.value {
+                None => true,
+                Some(cur) => {
+                    if self.max {
+                        v > cur.borrow()
+                    } else {
+                        v < cur.borrow()
+                    }
+                }
+            };
+            if replace {
+                self.value = Some(to_owned(v));
+            }
+        }
+    }
+    pub fn merge(&mut self, o: Self) {
+        self.add(o.value);
+    }
+    pub fn result(&self) -> Option<&T> {
+        self.value.as_ref()
+    }
+}
+
+/// COUNT(DISTINCT x) (and the set behind other DISTINCT aggregates).
+#[derive(Clone, Debug)]
+pub struct CountDistinct<T: Hash + Eq> {
+    seen: FastSet<T>,
+}
+
+impl<T: Hash + Eq> Default for CountDistinct<T> {
+    fn default() -> Self {
+        CountDistinct { seen: fast_set() }
+    }
+}
+
+impl<T: Hash + Eq> CountDistinct<T> {
+    #[inline]
+    pub fn add(&mut self, v: Option<T>) {
+        if let Some(v) = v {
+            self.seen.insert(v);
+        }
+    }
+    pub fn merge(&mut self, o: Self) {
+        if o.seen.len() > self.seen.len() {
+            let mine = std::mem::replace(&mut self.seen, o.seen);
+            self.seen.extend(mine);
+        } else {
+            self.seen.extend(o.seen);
+        }
+    }
+    pub fn result(&self) -> i64 {
+        self.seen.len() as i64
+    }
+    /// The distinct values (for SUM(DISTINCT x) and the like).
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.seen.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Acc {
+        count: Count,
+        sum: SumInt<i32>,
+        avg: AvgInt,
+        min: Option<MinMax<String>>,
+        distinct: CountDistinct<i32>,
+    }
+
+    #[test]
+    fn grouped_partials_merge() {
+        let rows = [
+            ("a", Some(1)),
+            ("b", Some(2)),
+            ("a", Some(2)),
+            ("a", None),
+            ("b", Some(i32::MAX)),
+        ];
+        let mut parts = Vec::new();
+        for chunk in rows.chunks(2) {
+            let mut agg: HashAggregate<String, Acc> = HashAggregate::new();
+            for (k, v) in chunk {
+                let acc = agg.group(*k, |k| k.to_string(), Acc::default);
+                acc.count.add_row();
+                acc.sum.add(*v);
+                acc.avg.add(*v);
+                acc.min
+                    .get_or_insert_with(MinMax::min)
+                    .add_ref(Some(*k), str::to_string);
+                acc.distinct.add(*v);
+            }
+            parts.push(agg);
+        }
+        let agg = HashAggregate::merge_all(parts, |a, b| {
+            a.count.merge(b.count);
+            a.sum.merge(b.sum);
+            a.avg.merge(b.avg);
+            if let (Some(x), Some(y)) = (a.min.as_mut(), b.min) {
+                x.merge(y);
+            }
+            a.distinct.merge(b.distinct);
+        });
+        let mut out: Vec<_> = agg
+            .into_groups()
+            .map(|(k, a)| {
+                (
+                    k,
+                    a.count.result(),
+                    a.sum.result(),
+                    a.avg.result::<i32>(),
+                    a.distinct.result(),
+                )
+            })
+            .collect();
+        out.sort();
+        assert_eq!(
+            out,
+            vec![
+                ("a".to_string(), 3, Some(3), Some(1), 2),
+                // SUM(INT) wraps like Java; AVG sums in BIGINT.
+                (
+                    "b".to_string(),
+                    2,
+                    Some(i32::MIN + 1),
+                    Some(1_073_741_824),
+                    2
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn decimal_sum_and_avg() {
+        let mut avg = AvgDecimal::default();
+        for v in [100, 200, 201] {
+            avg.add(Some(Decimal(v)));
+        }
+        avg.add(None);
+        // (1.00 + 2.00 + 2.01) / 3 = 1.67 at scale max(6, 2)
+        assert_eq!(avg.result(2), Some(Decimal(1_670_000)));
+        let mut s = SumDecimal::default();
+        s.add(Some(Decimal(decimal::pow10(38) - 1)));
+        s.add(Some(Decimal(1)));
+        assert_eq!(s.result(), None);
+        let mut f = MinMax::max();
+        f.add(Some(1.5f64));
+        f.add(Some(-2.0));
+        assert_eq!(f.result(), Some(&1.5));
+    }
+}

@@ -1,0 +1,225 @@
+//! Hash join: the planner picks the build side; the runtime builds a flat
+//! multimap (rows in one `Vec`, per-key chains of indices, insertion order
+//! kept) and probes it from any number of threads.
+//!
+//! Join kinds map to calls as follows (build = B, probe = P):
+//! - inner: for each P row, emit a row per match;
+//! - P-side outer (LEFT JOIN with the right side built): emit P with NULLs when
+//!   `probe` finds nothing;
+//! - B-side outer (RIGHT JOIN with the right side built): mark matches in a
+//!   per-thread [`MatchedRows`], merge them, then emit [`JoinTable::unmatched`]
+//!   with NULLs for the probe side;
+//! - full: both of the above.
+//!
+//! SQL keys containing NULL never match: the caller passes such build rows to
+//! [`JoinTable::insert_unmatchable`] (kept only for outer output) and skips
+//! probing for such probe rows.
+
+use crate::util::{fast_map, FastMap};
+use std::borrow::Borrow;
+use std::hash::Hash;
+
+const NONE: u32 = u32::MAX;
+
+pub struct JoinTable<K, B> {
+    rows: Vec<B>,
+    next: Vec<u32>,
+    /// key → (first, last) row index of its chain.
+    heads: FastMap<K, (u32, u32)>,
+}
+
+impl<K: Hash + Eq, B> Default for JoinTable<K, B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<K: Hash + Eq, B> JoinTable<K, B> {
+    pub fn new() -> Self {
+        JoinTable {
+            rows: Vec::new(),
+            next: Vec::new(),
+            heads: fast_map(),
+        }
+    }
+
+    pub fn insert(&mut self, key: K, row: B) {
+        let idx = self.rows.len() as u32;
+        self.rows.push(row);
+        self.next.push(NONE);
+        match self.heads.get_mut(&key) {
+            Some((_, last)) => {
+                self.next[*last as usize] = idx;
+                *last = idx;
+            }
+            None => {
+                self.heads.insert(key, (idx, idx));
+            }
+        }
+    }
+
+    /// A build row whose key has a NULL: it matches nothing.
+    pub fn insert_unmatchable(&mut self, row: B) {
+        self.rows.push(row);
+        self.next.push(NONE);
+    }
+
+    /// Appends another (per-thread) build table; each key's rows keep their order.
+    pub fn merge(&mut self, other: Self) {
+        let JoinTable { rows, next, heads } = other;
+        let mut rows: Vec<Option<B>> = rows.into_iter().map(Some).collect();
+        for (key, (first, _)) in heads {
+            let mut i = first;
+            let mut chain = vec![i];
+            while next[i as usize] != NONE {
+                i = next[i as usize];
+                chain.push(i);
+            }
+            let mut slot = self.heads.get(&key).copied();
+            for idx in chain {
+                let Some(row) = rows[idx as usize].take() else {
+                    continue;
+                };
+                let new = self.rows.len() as u32;
+                self.rows.push(row);
+                self.next.push(NONE);
+                slot = Some(match slot {
+                    Some((f, last)) => {
+                        self.next[last as usize] = new;
+                        (f, new)
+                    }
+                    None => (new, new),
+                });
+            }
+            if let Some(s) = slot {
+                self.heads.insert(key, s);
+            }
+        }
+        // What is left had no key: unmatchable rows.
+        for row in rows.into_iter().flatten() {
+            self.insert_unmatchable(row);
+        }
+    }
+
+    /// Rows matching `key`, in insertion order, with their indices.
+    #[inline]
+    pub fn probe<'a, Q>(&'a self, key: &Q) -> Matches<'a, B>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let first = self.heads.get(key).map_or(NONE, |&(f, _)| f);
+        Matches {
+            table_rows: &self.rows,
+            next: &self.next,
+            cur: first,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Build rows never marked in `matched` (B-side outer joins).
+    pub fn unmatched<'a>(&'a self, matched: &'a MatchedRows) -> impl Iterator<Item = &'a B> + 'a {
+        self.rows
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| !matched.get(*i))
+            .map(|(_, r)| r)
+    }
+}
+
+/// Iterator over the rows of one key.
+pub struct Matches<'a, B> {
+    table_rows: &'a [B],
+    next: &'a [u32],
+    cur: u32,
+}
+
+impl<'a, B> Iterator for Matches<'a, B> {
+    type Item = (usize, &'a B);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.cur == NONE {
+            return None;
+        }
+        let i = self.cur as usize;
+        self.cur = self.next[i];
+        Some((i, &self.table_rows[i]))
+    }
+}
+
+/// A bitset of matched build rows; one per probing thread, OR-merged.
+#[derive(Clone, Debug, Default)]
+pub struct MatchedRows {
+    bits: Vec<u64>,
+}
+
+impl MatchedRows {
+    pub fn new(rows: usize) -> Self {
+        MatchedRows {
+            bits: vec![0; rows.div_ceil(64)],
+        }
+    }
+    #[inline]
+    pub fn set(&mut self, i: usize) {
+        self.bits[i / 64] |= 1 << (i % 64);
+    }
+    #[inline]
+    pub fn get(&self, i: usize) -> bool {
+        self.bits
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+    pub fn merge(&mut self, o: &MatchedRows) {
+        for (a, b) in self.bits.iter_mut().zip(&o.bits) {
+            *a |= b;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inner_and_outer() {
+        let mut t: JoinTable<String, (&str, i32)> = JoinTable::new();
+        t.insert("EU".into(), ("EU", 1));
+        t.insert("US".into(), ("US", 2));
+        t.insert("EU".into(), ("EU", 3));
+        t.insert_unmatchable(("?", 4));
+        let got: Vec<_> = t.probe("EU").map(|(_, r)| r.1).collect();
+        assert_eq!(got, vec![1, 3]);
+        assert_eq!(t.probe("XX").count(), 0);
+        let mut m = MatchedRows::new(t.len());
+        for (i, _) in t.probe("EU") {
+            m.set(i);
+        }
+        let un: Vec<_> = t.unmatched(&m).map(|r| r.1).collect();
+        assert_eq!(un, vec![2, 4]);
+    }
+
+    #[test]
+    fn merge_keeps_chains() {
+        let mut a: JoinTable<i32, i32> = JoinTable::new();
+        a.insert(1, 10);
+        let mut b: JoinTable<i32, i32> = JoinTable::new();
+        b.insert(1, 11);
+        b.insert(2, 20);
+        b.insert(1, 12);
+        b.insert_unmatchable(99);
+        a.merge(b);
+        let mut ones: Vec<_> = a.probe(&1).map(|(_, r)| *r).collect();
+        ones.sort();
+        assert_eq!(ones, vec![10, 11, 12]);
+        assert_eq!(a.probe(&2).map(|(_, r)| *r).collect::<Vec<_>>(), vec![20]);
+        assert_eq!(a.len(), 5);
+    }
+}
