@@ -1153,10 +1153,7 @@ mod tests {
         check("FLOOR(TIMESTAMP_LTZ(3))", "TIMESTAMP_LTZ(3)");
         check("FLOOR(STRING)", "ERR Cannot apply 'FLOOR'");
         check("FLOOR(INTERVAL_DAY)", "ERR Cannot apply 'FLOOR'");
-        check(
-            "ABS(INTERVAL_DAY NOT NULL)",
-            "INTERVAL DAY TO SECOND(3) NOT NULL",
-        );
+        check("ABS(INTERVAL_DAY NOT NULL)", "INTERVAL SECOND(3) NOT NULL");
         check("MOD(INT; lit:2)", "INT");
         check("MOD(lit:2; BIGINT)", "BIGINT");
         check("MOD(BIGINT; INT)", "INT");

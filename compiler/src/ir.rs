@@ -147,11 +147,21 @@ pub struct Rel {
 #[derive(Clone, Debug)]
 pub enum RelKind {
     /// All physical columns of a table, in declaration order.
-    Scan { table: TableId },
+    Scan {
+        table: TableId,
+    },
     /// Literal rows; every row has the schema's arity and types.
-    Values { rows: Vec<Vec<Expr>> },
-    Filter { input: Box<Rel>, predicate: Expr },
-    Project { input: Box<Rel>, exprs: Vec<Expr> },
+    Values {
+        rows: Vec<Vec<Expr>>,
+    },
+    Filter {
+        input: Box<Rel>,
+        predicate: Expr,
+    },
+    Project {
+        input: Box<Rel>,
+        exprs: Vec<Expr>,
+    },
     /// Groups by input columns `group` and computes `aggregates`; output is
     /// the group columns followed by one column per aggregate. `SELECT
     /// DISTINCT` is an aggregate over all columns with no aggregate calls.
@@ -168,7 +178,9 @@ pub enum RelKind {
         right: Box<Rel>,
         condition: Expr,
     },
-    UnionAll { inputs: Vec<Rel> },
+    UnionAll {
+        inputs: Vec<Rel>,
+    },
     Sort {
         input: Box<Rel>,
         keys: Vec<SortKey>,
@@ -234,23 +246,63 @@ pub enum ExprKind {
     /// Input column by position.
     Column(usize),
     Literal(Literal),
-    Unary { op: UnaryOp, operand: Box<Expr> },
-    Binary { op: BinaryOp, left: Box<Expr>, right: Box<Expr> },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
     /// `CAST` (fails on bad input) or `TRY_CAST` (NULL on bad input).
-    Cast { operand: Box<Expr>, try_cast: bool },
+    Cast {
+        operand: Box<Expr>,
+        try_cast: bool,
+    },
     /// Searched CASE: the first branch whose condition is TRUE.
-    Case { branches: Vec<(Expr, Expr)>, otherwise: Option<Box<Expr>> },
-    InList { operand: Box<Expr>, list: Vec<Expr>, negated: bool },
-    Like { operand: Box<Expr>, pattern: Box<Expr>, escape: Option<char>, negated: bool },
-    Call { function: ScalarFunction, args: Vec<Expr> },
+    Case {
+        branches: Vec<(Expr, Expr)>,
+        otherwise: Option<Box<Expr>>,
+    },
+    InList {
+        operand: Box<Expr>,
+        list: Vec<Expr>,
+        negated: bool,
+    },
+    Like {
+        operand: Box<Expr>,
+        pattern: Box<Expr>,
+        escape: Option<char>,
+        negated: bool,
+    },
+    Call {
+        function: ScalarFunction,
+        args: Vec<Expr>,
+    },
     /// `EXTRACT(unit FROM operand)`.
-    Extract { unit: TimeUnit, operand: Box<Expr> },
+    Extract {
+        unit: TimeUnit,
+        operand: Box<Expr>,
+    },
     /// `FLOOR(operand TO unit)` / `CEIL(operand TO unit)`.
-    RoundTime { unit: TimeUnit, ceil: bool, operand: Box<Expr> },
+    RoundTime {
+        unit: TimeUnit,
+        ceil: bool,
+        operand: Box<Expr>,
+    },
     /// `TIMESTAMPDIFF(unit, start, end)`: whole units from start to end.
-    TimestampDiff { unit: TimeUnit, start: Box<Expr>, end: Box<Expr> },
+    TimestampDiff {
+        unit: TimeUnit,
+        start: Box<Expr>,
+        end: Box<Expr>,
+    },
     /// `TIMESTAMPADD(unit, count, operand)`.
-    TimestampAdd { unit: TimeUnit, count: Box<Expr>, operand: Box<Expr> },
+    TimestampAdd {
+        unit: TimeUnit,
+        count: Box<Expr>,
+        operand: Box<Expr>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -360,7 +412,10 @@ pub enum Literal {
     /// Nanoseconds since midnight.
     Time(i64),
     /// Seconds since the epoch and nanoseconds of that second.
-    Timestamp { seconds: i64, nanos: u32 },
+    Timestamp {
+        seconds: i64,
+        nanos: u32,
+    },
     /// INTERVAL DAY TO SECOND, in milliseconds.
     IntervalMillis(i64),
     /// INTERVAL YEAR TO MONTH, in months.

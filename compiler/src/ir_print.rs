@@ -16,15 +16,28 @@ pub fn bound_job(job: &BoundJob) -> String {
             .columns
             .iter()
             .map(|c| match &c.computed {
-                Some(e) => format!("{} {} AS {}", c.name, c.ty, expr(e, &physical_fields(table))),
+                Some(e) => format!(
+                    "{} {} AS {}",
+                    c.name,
+                    c.ty,
+                    expr(e, &physical_fields(table))
+                ),
                 None => format!("{} {}", c.name, c.ty),
             })
             .collect();
         let connector = match &table.connector.kind {
-            ConnectorKind::Filesystem { path, format } => format!("filesystem {format:?} '{path}'").to_lowercase(),
+            ConnectorKind::Filesystem { path, format } => {
+                format!("filesystem {format:?} '{path}'").to_lowercase()
+            }
             other => other.name().to_string(),
         };
-        let _ = writeln!(out, "TABLE {} {} ({}) [{connector}]", table.id, table.name, columns.join(", "));
+        let _ = writeln!(
+            out,
+            "TABLE {} {} ({}) [{connector}]",
+            table.id,
+            table.name,
+            columns.join(", ")
+        );
     }
     for view in &job.views {
         let _ = writeln!(out, "VIEW {}", view.name);
@@ -35,7 +48,11 @@ pub fn bound_job(job: &BoundJob) -> String {
         let _ = writeln!(
             out,
             "INSERT {} {}",
-            if insert.overwrite { "OVERWRITE" } else { "INTO" },
+            if insert.overwrite {
+                "OVERWRITE"
+            } else {
+                "INTO"
+            },
             table.name
         );
         rel(&mut out, &insert.query, 1);
@@ -62,7 +79,9 @@ fn rel(out: &mut String, r: &Rel, depth: usize) {
             | RelKind::Aggregate { input, .. }
             | RelKind::Sort { input, .. }
             | RelKind::Window { input, .. } => input.schema.clone(),
-            RelKind::Join { left, right, .. } => left.schema.iter().chain(&right.schema).cloned().collect(),
+            RelKind::Join { left, right, .. } => {
+                left.schema.iter().chain(&right.schema).cloned().collect()
+            }
             _ => Vec::new(),
         }
     };
@@ -72,7 +91,15 @@ fn rel(out: &mut String, r: &Rel, depth: usize) {
         RelKind::Values { rows } => {
             let rows: Vec<String> = rows
                 .iter()
-                .map(|row| format!("({})", row.iter().map(|e| expr(e, &[])).collect::<Vec<_>>().join(", ")))
+                .map(|row| {
+                    format!(
+                        "({})",
+                        row.iter()
+                            .map(|e| expr(e, &[]))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
                 .collect();
             format!("Values {}", rows.join(", "))
         }
@@ -92,14 +119,23 @@ fn rel(out: &mut String, r: &Rel, depth: usize) {
                 .collect();
             format!("Project {}", items.join(", "))
         }
-        RelKind::Aggregate { group, aggregates, .. } => {
+        RelKind::Aggregate {
+            group, aggregates, ..
+        } => {
             let keys: Vec<&str> = group.iter().map(|&g| fields[g].name.as_str()).collect();
             let aggs: Vec<String> = aggregates
                 .iter()
                 .map(|a| {
                     let args: Vec<&str> = a.args.iter().map(|&i| fields[i].name.as_str()).collect();
-                    let args = if args.is_empty() { "*".to_string() } else { args.join(", ") };
-                    let filter = a.filter.map(|f| format!(" FILTER {}", fields[f].name)).unwrap_or_default();
+                    let args = if args.is_empty() {
+                        "*".to_string()
+                    } else {
+                        args.join(", ")
+                    };
+                    let filter = a
+                        .filter
+                        .map(|f| format!(" FILTER {}", fields[f].name))
+                        .unwrap_or_default();
                     format!(
                         "{:?}({}{args}){filter}: {}",
                         a.function,
@@ -110,11 +146,22 @@ fn rel(out: &mut String, r: &Rel, depth: usize) {
                     .replace(": ", " : ")
                 })
                 .collect();
-            format!("Aggregate group=[{}] aggs=[{}]", keys.join(", "), aggs.join(", "))
+            format!(
+                "Aggregate group=[{}] aggs=[{}]",
+                keys.join(", "),
+                aggs.join(", ")
+            )
         }
-        RelKind::Join { kind, condition, .. } => format!("Join {kind:?} on {}", expr(condition, &fields)),
+        RelKind::Join {
+            kind, condition, ..
+        } => format!("Join {kind:?} on {}", expr(condition, &fields)),
         RelKind::UnionAll { .. } => "UnionAll".to_string(),
-        RelKind::Sort { keys, offset, limit, .. } => {
+        RelKind::Sort {
+            keys,
+            offset,
+            limit,
+            ..
+        } => {
             let keys: Vec<String> = keys
                 .iter()
                 .map(|k| {
@@ -122,7 +169,11 @@ fn rel(out: &mut String, r: &Rel, depth: usize) {
                         "{} {}{}",
                         fields[k.column].name,
                         if k.descending { "DESC" } else { "ASC" },
-                        if k.nulls_first { " NULLS FIRST" } else { " NULLS LAST" }
+                        if k.nulls_first {
+                            " NULLS FIRST"
+                        } else {
+                            " NULLS LAST"
+                        }
                     )
                 })
                 .collect();
@@ -135,11 +186,19 @@ fn rel(out: &mut String, r: &Rel, depth: usize) {
             }
             s
         }
-        RelKind::Window { window, time_column, .. } => {
+        RelKind::Window {
+            window,
+            time_column,
+            ..
+        } => {
             format!("Window {window:?} on {}", fields[*time_column].name)
         }
     };
-    let schema: Vec<String> = r.schema.iter().map(|f| format!("{}: {}", f.name, f.ty)).collect();
+    let schema: Vec<String> = r
+        .schema
+        .iter()
+        .map(|f| format!("{}: {}", f.name, f.ty))
+        .collect();
     let _ = writeln!(out, "{pad}{line}  -> [{}]", schema.join(", "));
     match &r.kind {
         RelKind::Scan { .. } | RelKind::Values { .. } => {}
@@ -159,7 +218,9 @@ fn rel(out: &mut String, r: &Rel, depth: usize) {
 /// An expression as SQL-like text, columns by name.
 pub fn expr(e: &Expr, fields: &[Field]) -> String {
     match &e.kind {
-        ExprKind::Column(i) => fields.get(*i).map_or_else(|| format!("${i}"), |f| f.name.clone()),
+        ExprKind::Column(i) => fields
+            .get(*i)
+            .map_or_else(|| format!("${i}"), |f| f.name.clone()),
         ExprKind::Literal(l) => literal(l, e),
         ExprKind::Unary { op, operand } => {
             let x = expr(operand, fields);
@@ -175,7 +236,12 @@ pub fn expr(e: &Expr, fields: &[Field]) -> String {
             }
         }
         ExprKind::Binary { op, left, right } => {
-            format!("({} {} {})", expr(left, fields), op.symbol(), expr(right, fields))
+            format!(
+                "({} {} {})",
+                expr(left, fields),
+                op.symbol(),
+                expr(right, fields)
+            )
         }
         ExprKind::Cast { operand, try_cast } => format!(
             "{}({} AS {})",
@@ -183,7 +249,10 @@ pub fn expr(e: &Expr, fields: &[Field]) -> String {
             expr(operand, fields),
             e.ty
         ),
-        ExprKind::Case { branches, otherwise } => {
+        ExprKind::Case {
+            branches,
+            otherwise,
+        } => {
             let mut s = "CASE".to_string();
             for (c, r) in branches {
                 let _ = write!(s, " WHEN {} THEN {}", expr(c, fields), expr(r, fields));
@@ -193,13 +262,25 @@ pub fn expr(e: &Expr, fields: &[Field]) -> String {
             }
             s + " END"
         }
-        ExprKind::InList { operand, list, negated } => format!(
+        ExprKind::InList {
+            operand,
+            list,
+            negated,
+        } => format!(
             "{} {}IN ({})",
             expr(operand, fields),
             if *negated { "NOT " } else { "" },
-            list.iter().map(|x| expr(x, fields)).collect::<Vec<_>>().join(", ")
+            list.iter()
+                .map(|x| expr(x, fields))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
-        ExprKind::Like { operand, pattern, escape, negated } => format!(
+        ExprKind::Like {
+            operand,
+            pattern,
+            escape,
+            negated,
+        } => format!(
             "{} {}LIKE {}{}",
             expr(operand, fields),
             if *negated { "NOT " } else { "" },
@@ -209,10 +290,17 @@ pub fn expr(e: &Expr, fields: &[Field]) -> String {
         ExprKind::Call { function, args } => format!(
             "{}({})",
             function.name(),
-            args.iter().map(|x| expr(x, fields)).collect::<Vec<_>>().join(", ")
+            args.iter()
+                .map(|x| expr(x, fields))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         ExprKind::Extract { unit, operand } => {
-            format!("EXTRACT({} FROM {})", format!("{unit:?}").to_uppercase(), expr(operand, fields))
+            format!(
+                "EXTRACT({} FROM {})",
+                format!("{unit:?}").to_uppercase(),
+                expr(operand, fields)
+            )
         }
         ExprKind::TimestampDiff { unit, start, end } => format!(
             "TIMESTAMPDIFF({}, {}, {})",
@@ -220,13 +308,21 @@ pub fn expr(e: &Expr, fields: &[Field]) -> String {
             expr(start, fields),
             expr(end, fields)
         ),
-        ExprKind::TimestampAdd { unit, count, operand } => format!(
+        ExprKind::TimestampAdd {
+            unit,
+            count,
+            operand,
+        } => format!(
             "TIMESTAMPADD({}, {}, {})",
             format!("{unit:?}").to_uppercase(),
             expr(count, fields),
             expr(operand, fields)
         ),
-        ExprKind::RoundTime { unit, ceil, operand } => format!(
+        ExprKind::RoundTime {
+            unit,
+            ceil,
+            operand,
+        } => format!(
             "{}({} TO {})",
             if *ceil { "CEIL" } else { "FLOOR" },
             expr(operand, fields),

@@ -52,7 +52,10 @@ impl Checked {
 
     /// The bound statement set as text (tables, views, each INSERT's tree).
     pub fn bound_text(&self) -> String {
-        self.job.as_ref().map(ir_print::bound_job).unwrap_or_default()
+        self.job
+            .as_ref()
+            .map(ir_print::bound_job)
+            .unwrap_or_default()
     }
 
     /// Diagnostics rendered as `file:line:col: error: ...` with code frames.

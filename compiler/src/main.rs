@@ -8,7 +8,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use stmtc::diagnostics::SourceFile;
 
 #[derive(Parser)]
-#[command(name = "stmtc", version, about = "Compiles a Flink SQL statement set into a native Rust program")]
+#[command(
+    name = "stmtc",
+    version,
+    about = "Compiles a Flink SQL statement set into a native Rust program"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -90,7 +94,11 @@ fn main() -> ExitCode {
                     eprint!("{}", checked.render_diagnostics(color));
                     if checked.has_errors() {
                         let n = checked.diagnostics.len();
-                        eprintln!("{}: {n} error{}", checked.file.name, if n == 1 { "" } else { "s" });
+                        eprintln!(
+                            "{}: {n} error{}",
+                            checked.file.name,
+                            if n == 1 { "" } else { "s" }
+                        );
                     } else {
                         println!("{}: ok ({})", checked.file.name, checked.summary());
                     }

@@ -173,8 +173,9 @@ impl fmt::Display for TypeKind {
             TypeKind::Time(p) => write!(f, "TIME({p})"),
             TypeKind::Timestamp(p) => write!(f, "TIMESTAMP({p})"),
             TypeKind::TimestampLtz(p) => write!(f, "TIMESTAMP_LTZ({p})"),
-            TypeKind::IntervalDayTime => f.write_str("INTERVAL DAY TO SECOND(3)"),
-            TypeKind::IntervalYearMonth => f.write_str("INTERVAL YEAR TO MONTH"),
+            // How Flink's schemas print interval columns.
+            TypeKind::IntervalDayTime => f.write_str("INTERVAL SECOND(3)"),
+            TypeKind::IntervalYearMonth => f.write_str("INTERVAL MONTH"),
         }
     }
 }

@@ -956,10 +956,10 @@ mod tests {
         check("TIMESTAMP(0) + INTERVAL_MONTH", "TIMESTAMP(0)");
         check("TIMESTAMP_LTZ(3) + INTERVAL_DAY", "TIMESTAMP_LTZ(3)");
         check("TIME(0) + INTERVAL_MONTH", "TIME(0)");
-        check("INTERVAL_DAY + INTERVAL_DAY", "INTERVAL DAY TO SECOND(3)");
-        check("INTERVAL_DAY * INT", "INTERVAL DAY TO SECOND(3)");
-        check("DECIMAL(2, 1) * INTERVAL_MONTH", "INTERVAL YEAR TO MONTH");
-        check("INTERVAL_MONTH / INT", "INTERVAL YEAR TO MONTH");
+        check("INTERVAL_DAY + INTERVAL_DAY", "INTERVAL SECOND(3)");
+        check("INTERVAL_DAY * INT", "INTERVAL SECOND(3)");
+        check("DECIMAL(2, 1) * INTERVAL_MONTH", "INTERVAL MONTH");
+        check("INTERVAL_MONTH / INT", "INTERVAL MONTH");
         check("INTERVAL_DAY + INTERVAL_MONTH", "ERR Cannot apply '+'");
         check("INT + INTERVAL_DAY", "ERR Cannot apply '+'");
         check("STRING - INTERVAL_DAY", "ERR Cannot apply '-'");
@@ -970,7 +970,7 @@ mod tests {
         check("-INT NOT NULL", "INT NOT NULL");
         check("-DECIMAL(10, 2)", "DECIMAL(10, 2)");
         check("-FLOAT", "FLOAT");
-        check("-INTERVAL_DAY", "INTERVAL DAY TO SECOND(3)");
+        check("-INTERVAL_DAY", "INTERVAL SECOND(3)");
         check(
             "-BOOLEAN",
             "ERR Cannot apply '-' to arguments of type '-<BOOLEAN>'. Supported form(s): '-<NUMERIC>'\n'-<DATETIME_INTERVAL>'",

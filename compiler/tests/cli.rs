@@ -28,7 +28,12 @@ fn check_accepts_a_valid_job_with_a_summary() {
 
 #[test]
 fn check_reports_every_error_and_fails() {
-    let out = stmtc(&["check", "--color", "never", "fixtures/error_multiple_unknown_names/job.sql"]);
+    let out = stmtc(&[
+        "check",
+        "--color",
+        "never",
+        "fixtures/error_multiple_unknown_names/job.sql",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     let headlines: Vec<&str> = err.lines().filter(|l| l.contains(": error: ")).collect();
@@ -39,7 +44,12 @@ fn check_reports_every_error_and_fails() {
 
 #[test]
 fn check_prints_json_diagnostics() {
-    let out = stmtc(&["check", "--format", "json", "fixtures/error_unknown_column/job.sql"]);
+    let out = stmtc(&[
+        "check",
+        "--format",
+        "json",
+        "fixtures/error_unknown_column/job.sql",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
     let first = &json[0];

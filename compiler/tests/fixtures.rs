@@ -37,7 +37,11 @@ fn check_fixtures() {
         .filter(|p| p.exists())
         .collect();
     cases.sort();
-    assert!(cases.len() >= 30, "expected the fixture set, found {} cases", cases.len());
+    assert!(
+        cases.len() >= 30,
+        "expected the fixture set, found {} cases",
+        cases.len()
+    );
     // Run every case, then report all failures together.
     let mut failures = Vec::new();
     for path in &cases {
@@ -45,8 +49,14 @@ fn check_fixtures() {
             settings.bind(|| {
                 let (case, checked) = check_fixture(path);
                 if case.starts_with("error_") {
-                    assert!(checked.has_errors(), "{case}: expected errors, the job checked cleanly");
-                    insta::assert_snapshot!(format!("{case}@errors"), checked.render_diagnostics(false));
+                    assert!(
+                        checked.has_errors(),
+                        "{case}: expected errors, the job checked cleanly"
+                    );
+                    insta::assert_snapshot!(
+                        format!("{case}@errors"),
+                        checked.render_diagnostics(false)
+                    );
                 } else {
                     assert!(
                         !checked.has_errors(),
@@ -61,7 +71,11 @@ fn check_fixtures() {
             failures.push(path.display().to_string());
         }
     }
-    assert!(failures.is_empty(), "failing fixtures:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "failing fixtures:\n{}",
+        failures.join("\n")
+    );
 }
 
 /// Each error fixture says what is wrong in its first line (`-- error: ...`),
@@ -70,7 +84,11 @@ fn check_fixtures() {
 fn error_fixtures_document_their_mistake() {
     for entry in std::fs::read_dir(workspace().join("fixtures")).expect("fixtures/") {
         let dir = entry.expect("entry").path();
-        let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let name = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
         if !name.starts_with("error_") {
             continue;
         }
@@ -88,7 +106,11 @@ fn error_fixtures_document_their_mistake() {
 fn no_unreferenced_snapshots() {
     let fixtures = workspace().join("fixtures");
     for entry in std::fs::read_dir(workspace().join("snapshots/check")).expect("snapshots/check") {
-        let file = entry.expect("entry").file_name().to_string_lossy().to_string();
+        let file = entry
+            .expect("entry")
+            .file_name()
+            .to_string_lossy()
+            .to_string();
         if !file.ends_with(".snap") {
             continue;
         }

@@ -29,13 +29,20 @@ t_env.execute_sql("CREATE TABLE sink3 (region STRING, cnt BIGINT, total DECIMAL(
 
 
 def first_msg(e):
+    """Top-level message, plus the root cause when it says more."""
     s = str(e)
     lines = [l for l in s.splitlines() if l.strip() and not l.startswith('\tat ')]
+    top = None
     for l in lines:
         m = re.search(r'(?:Exception|Error): (.*)$', l)
         if m and 'An error occurred while calling' not in l:
-            return m.group(1)[:300]
-    return lines[0][:300] if lines else repr(e)
+            top = m.group(1)
+            break
+    causes = [re.sub(r'^Caused by: [\w.$]+: ', '', l) for l in lines if l.startswith('Caused by: ')]
+    out = top or (lines[0] if lines else repr(e))
+    if causes and causes[-1] not in out:
+        out += ' // root cause: ' + causes[-1]
+    return out[:400].replace('|', '\\|')
 
 
 def probe(kind, sql, label=None):
@@ -46,8 +53,9 @@ def probe(kind, sql, label=None):
             extra = ''
         elif kind == 'query':
             tab = t_env.sql_query(sql)
-            extra = ' -> ' + ', '.join(f"{n}: {t}" for n, t in zip(tab.get_schema().get_field_names(),
-                                                                   tab.get_schema().get_field_data_types()))
+            extra = ' -> ' + ', '.join(f"{n}: {t!r}" for n, t in zip(tab.get_schema().get_field_names(),
+                                                                     tab.get_schema().get_field_data_types()))
+            tab.explain()  # validation alone misses errors raised by the optimizer
         else:
             ss = t_env.create_statement_set()
             ss.add_insert_sql(sql)
@@ -214,3 +222,11 @@ probe('ddl', "CREATE TABLE o28 (x INT) WITH ('connector' = 'filesystem', 'path' 
 probe('insert', "INSERT INTO sink_1 SELECT x FROM o28", "  ... and reading it")
 probe('ddl', "CREATE TABLE o29 (x INT) WITH ('connector' = 'filesystem', 'path' = '/tmp/x', 'format' = 'csv', 'csv.allow-comments' = 'true')", "csv.allow-comments")
 probe('insert', "INSERT INTO sink_1 SELECT x FROM o29", "  ... and reading it")
+
+for tname in ['o14', 'o15', 'o19', 'o16']:
+    try:
+        with t_env.execute_sql(f"DESCRIBE {tname}").collect() as rows:
+            cols = [f"{r[0]}: {r[1]}" for r in rows]
+        print(f"| `DESCRIBE {tname}` | " + ', '.join(cols) + " |")
+    except Exception as e:  # noqa
+        print(f"| `DESCRIBE {tname}` | REJECTED: {first_msg(e)} |")

@@ -89,7 +89,10 @@ const CSV: &[OptionSpec] = &[
 const JSON: &[OptionSpec] = &[
     opt("json.fail-on-missing-field", Value::Boolean),
     opt("json.ignore-parse-errors", Value::Boolean),
-    opt("json.timestamp-format.standard", Value::OneOf(&["SQL", "ISO-8601"])),
+    opt(
+        "json.timestamp-format.standard",
+        Value::OneOf(&["SQL", "ISO-8601"]),
+    ),
     opt("json.encode.decimal-as-plain-number", Value::Boolean),
     not_yet("json.map-null-key.mode"),
     not_yet("json.map-null-key.literal"),
@@ -161,20 +164,31 @@ const FLINK_FORMATS: &[&str] = &[
 ];
 
 /// Validates the descriptor of `table`; `None` if it is unusable.
-pub(super) fn validate(binder: &mut Binder<'_>, table: &CreateTable, columns: &[Column]) -> Option<Connector> {
+pub(super) fn validate(
+    binder: &mut Binder<'_>,
+    table: &CreateTable,
+    columns: &[Column],
+) -> Option<Connector> {
     let mut options: BTreeMap<&str, &TableOption> = BTreeMap::new();
     let mut ok = true;
     for option in &table.options {
         if let Some(first) = options.insert(&option.key, option) {
             binder.error(
-                Diagnostic::error(option.key_span, format!("option '{}' is set twice", option.key))
-                    .with_related(first.key_span, "first set here"),
+                Diagnostic::error(
+                    option.key_span,
+                    format!("option '{}' is set twice", option.key),
+                )
+                .with_related(first.key_span, "first set here"),
             );
             ok = false;
         }
     }
     let Some(connector) = options.get("connector") else {
-        let span = if table.options.is_empty() { table.name.span } else { table.with_span };
+        let span = if table.options.is_empty() {
+            table.name.span
+        } else {
+            table.with_span
+        };
         binder.error(
             Diagnostic::error(span, format!("table `{}` has no 'connector' option", table.name.value))
                 .with_help("add WITH ('connector' = 'filesystem', 'path' = '...', 'format' = 'csv'), or 'datagen', 'print', 'blackhole'"),
@@ -197,7 +211,10 @@ pub(super) fn validate(binder: &mut Binder<'_>, table: &CreateTable, columns: &[
             } else {
                 Diagnostic::error(connector.value_span, format!("unknown connector '{other}'"))
             };
-            d = d.with_note(format!("stmtc supports: {}", SUPPORTED_CONNECTORS.join(", ")));
+            d = d.with_note(format!(
+                "stmtc supports: {}",
+                SUPPORTED_CONNECTORS.join(", ")
+            ));
             if let Some(s) = did_you_mean(other, SUPPORTED_CONNECTORS.iter().copied()) {
                 d = d.with_help(format!("did you mean '{s}'?"));
             }
@@ -213,7 +230,10 @@ pub(super) fn validate(binder: &mut Binder<'_>, table: &CreateTable, columns: &[
                 binder.error(
                     Diagnostic::error(
                         table.with_span,
-                        format!("the filesystem table `{}` needs the option '{required}'", table.name.value),
+                        format!(
+                            "the filesystem table `{}` needs the option '{required}'",
+                            table.name.value
+                        ),
                     )
                     .with_help(match required {
                         "path" => "add 'path' = 'data/file.csv' (a file or a directory)",
@@ -235,7 +255,10 @@ pub(super) fn validate(binder: &mut Binder<'_>, table: &CreateTable, columns: &[
                 }
                 other => {
                     let mut d = if FLINK_FORMATS.contains(&other) {
-                        Diagnostic::error(f.value_span, format!("the '{other}' format is not supported by stmtc"))
+                        Diagnostic::error(
+                            f.value_span,
+                            format!("the '{other}' format is not supported by stmtc"),
+                        )
                     } else {
                         Diagnostic::error(f.value_span, format!("unknown format '{other}'"))
                     };
@@ -289,7 +312,10 @@ pub(super) fn validate(binder: &mut Binder<'_>, table: &CreateTable, columns: &[
         if let Err(message) = check_value(spec.value, &option.value) {
             binder.error(Diagnostic::error(
                 option.value_span,
-                format!("invalid value '{}' for option '{key}': {message}", option.value),
+                format!(
+                    "invalid value '{}' for option '{key}': {message}",
+                    option.value
+                ),
             ));
             ok = false;
         }
@@ -320,7 +346,11 @@ pub(super) fn validate(binder: &mut Binder<'_>, table: &CreateTable, columns: &[
     };
     Some(Connector {
         kind,
-        options: table.options.iter().map(|o| (o.key.clone(), o.value.clone())).collect(),
+        options: table
+            .options
+            .iter()
+            .map(|o| (o.key.clone(), o.value.clone()))
+            .collect(),
     })
 }
 
@@ -330,20 +360,26 @@ fn datagen_field(key: &str, columns: &[Column]) -> Result<&'static OptionSpec, S
     let Some((column, option)) = rest.rsplit_once('.') else {
         return Err(format!("'{key}' should be 'fields.<column>.<option>'"));
     };
-    if !columns.iter().any(|c| c.name == column && c.computed.is_none()) {
+    if !columns
+        .iter()
+        .any(|c| c.name == column && c.computed.is_none())
+    {
         let mut message = format!("'{key}' names no physical column `{column}`");
         if let Some(s) = did_you_mean(column, columns.iter().map(|c| c.name.as_str())) {
             message += &format!("; did you mean `{s}`?");
         }
         return Err(message);
     }
-    DATAGEN_FIELD.iter().find(|s| s.key == option).ok_or_else(|| {
-        let mut message = format!("unknown datagen field option '{option}' in '{key}'");
-        if let Some(s) = did_you_mean(option, DATAGEN_FIELD.iter().map(|s| s.key)) {
-            message += &format!("; did you mean '{s}'?");
-        }
-        message
-    })
+    DATAGEN_FIELD
+        .iter()
+        .find(|s| s.key == option)
+        .ok_or_else(|| {
+            let mut message = format!("unknown datagen field option '{option}' in '{key}'");
+            if let Some(s) = did_you_mean(option, DATAGEN_FIELD.iter().map(|s| s.key)) {
+                message += &format!("; did you mean '{s}'?");
+            }
+            message
+        })
 }
 
 fn check_value(kind: Value, value: &str) -> Result<(), String> {
@@ -376,9 +412,29 @@ fn check_value(kind: Value, value: &str) -> Result<(), String> {
             .map(|_| ())
             .ok_or_else(|| "expected a duration such as '10 s', '1 min' or '500 ms'".to_string()),
         Value::MemorySize => {
-            let digits: String = value.trim().chars().take_while(char::is_ascii_digit).collect();
+            let digits: String = value
+                .trim()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
             let unit = value.trim()[digits.len()..].trim().to_ascii_lowercase();
-            let units = ["", "b", "bytes", "k", "kb", "kibibytes", "m", "mb", "mebibytes", "g", "gb", "gibibytes", "t", "tb", "tebibytes"];
+            let units = [
+                "",
+                "b",
+                "bytes",
+                "k",
+                "kb",
+                "kibibytes",
+                "m",
+                "mb",
+                "mebibytes",
+                "g",
+                "gb",
+                "gibibytes",
+                "t",
+                "tb",
+                "tebibytes",
+            ];
             if !digits.is_empty() && units.contains(&unit.as_str()) {
                 Ok(())
             } else {

@@ -7,8 +7,8 @@
 //! as in Flink.
 
 use sqlparser::ast::{
-    self as sql, BinaryOperator, CastKind, CeilFloorKind, DateTimeField, FunctionArg, FunctionArgExpr,
-    FunctionArguments, Spanned, TrimWhereField, UnaryOperator, Value,
+    self as sql, BinaryOperator, CastKind, CeilFloorKind, DateTimeField, FunctionArg,
+    FunctionArgExpr, FunctionArguments, Spanned, TrimWhereField, UnaryOperator, Value,
 };
 
 use super::literals;
@@ -34,6 +34,9 @@ pub(crate) struct Grouping {
     pub args: Vec<Expr>,
     /// The aggregate calls; their `args` index into `keys ++ args`.
     pub aggregates: Vec<AggregateCall>,
+    /// False for a global aggregate (no GROUP BY): Flink then makes every
+    /// aggregate but COUNT nullable (an empty input gives NULL).
+    pub has_group_by: bool,
 }
 
 impl Grouping {
@@ -107,19 +110,32 @@ impl Binder<'_> {
     }
 
     /// Binds a condition (WHERE, ON, HAVING): it must be BOOLEAN.
-    pub(crate) fn bind_condition(&mut self, expr: &sql::Expr, cx: &mut ExprCx<'_>, fallback: Span) -> BResult<Expr> {
+    pub(crate) fn bind_condition(
+        &mut self,
+        expr: &sql::Expr,
+        cx: &mut ExprCx<'_>,
+        fallback: Span,
+    ) -> BResult<Expr> {
         let bound = self.bind_expr(expr, cx, fallback)?;
         match bound.ty.kind {
             TypeKind::Boolean => Ok(bound),
             TypeKind::Null => Ok(cast_to_kind(bound, TypeKind::Boolean)),
             _ => Err(Diagnostic::error(
                 bound.span,
-                format!("the {} condition must be BOOLEAN, but it is {}", cx.clause, bound.ty),
+                format!(
+                    "the {} condition must be BOOLEAN, but it is {}",
+                    cx.clause, bound.ty
+                ),
             )),
         }
     }
 
-    pub(crate) fn bind_expr(&mut self, expr: &sql::Expr, cx: &mut ExprCx<'_>, fallback: Span) -> BResult<Expr> {
+    pub(crate) fn bind_expr(
+        &mut self,
+        expr: &sql::Expr,
+        cx: &mut ExprCx<'_>,
+        fallback: Span,
+    ) -> BResult<Expr> {
         let span = self.span(expr.span(), fallback);
         if cx.grouping.is_some() {
             if let Some(call) = aggregate_call(expr) {
@@ -140,7 +156,10 @@ impl Binder<'_> {
                 if !references_columns(&bound) {
                     return Ok(bound);
                 }
-                if matches!(expr, sql::Expr::Identifier(_) | sql::Expr::CompoundIdentifier(_)) {
+                if matches!(
+                    expr,
+                    sql::Expr::Identifier(_) | sql::Expr::CompoundIdentifier(_)
+                ) {
                     return Err(Diagnostic::error(
                         span,
                         format!("expression `{expr}` is not being grouped"),
@@ -152,13 +171,21 @@ impl Binder<'_> {
         } else if let Some(call) = aggregate_call(expr) {
             return Err(Diagnostic::error(
                 span,
-                format!("aggregate function {} is not allowed in {}", call.name, cx.clause),
+                format!(
+                    "aggregate function {} is not allowed in {}",
+                    call.name, cx.clause
+                ),
             ));
         }
         self.bind_structure(expr, cx, span)
     }
 
-    fn bind_structure(&mut self, expr: &sql::Expr, cx: &mut ExprCx<'_>, span: Span) -> BResult<Expr> {
+    fn bind_structure(
+        &mut self,
+        expr: &sql::Expr,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<Expr> {
         use sql::Expr as E;
         match expr {
             E::Identifier(ident) => self.bind_column(&[ident.clone()], cx, span),
@@ -259,7 +286,11 @@ impl Binder<'_> {
                         format!(
                             "IN list values must have a type comparable with {}, found {}",
                             x.ty,
-                            items.iter().map(|i| i.ty.to_string()).collect::<Vec<_>>().join(", ")
+                            items
+                                .iter()
+                                .map(|i| i.ty.to_string())
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                     )
                 })?;
@@ -267,7 +298,10 @@ impl Binder<'_> {
                 Ok(Expr {
                     kind: ExprKind::InList {
                         operand: Box::new(cast_to_kind(x, common.kind)),
-                        list: items.into_iter().map(|i| cast_to_kind(i, common.kind)).collect(),
+                        list: items
+                            .into_iter()
+                            .map(|i| cast_to_kind(i, common.kind))
+                            .collect(),
                         negated: *negated,
                     },
                     ty: DataType::new(TypeKind::Boolean, nullable),
@@ -298,9 +332,19 @@ impl Binder<'_> {
                     None => None,
                     Some(sql::Expr::Value(v)) => match &v.value {
                         Value::SingleQuotedString(s) if s.chars().count() == 1 => s.chars().next(),
-                        _ => return Err(Diagnostic::error(span, "the LIKE escape must be a single character")),
+                        _ => {
+                            return Err(Diagnostic::error(
+                                span,
+                                "the LIKE escape must be a single character",
+                            ))
+                        }
                     },
-                    Some(_) => return Err(Diagnostic::error(span, "the LIKE escape must be a string literal")),
+                    Some(_) => {
+                        return Err(Diagnostic::error(
+                            span,
+                            "the LIKE escape must be a string literal",
+                        ))
+                    }
                 };
                 let nullable = x.ty.nullable || p.ty.nullable;
                 Ok(Expr {
@@ -321,7 +365,13 @@ impl Binder<'_> {
                 conditions,
                 else_result,
                 ..
-            } => self.bind_case(operand.as_deref(), conditions, else_result.as_deref(), cx, span),
+            } => self.bind_case(
+                operand.as_deref(),
+                conditions,
+                else_result.as_deref(),
+                cx,
+                span,
+            ),
             E::Cast {
                 kind,
                 expr: operand,
@@ -339,7 +389,8 @@ impl Binder<'_> {
                     }
                 };
                 let e = self.bind_expr(operand, cx, span)?;
-                let target = crate::types::from_sql(data_type).map_err(|m| Diagnostic::error(span, m))?;
+                let target =
+                    crate::types::from_sql(data_type).map_err(|m| Diagnostic::error(span, m))?;
                 let target = DataType::new(target, e.ty.nullable || try_cast);
                 if !typing::can_cast(&e.ty, &target) {
                     return Err(Diagnostic::error(
@@ -367,7 +418,13 @@ impl Binder<'_> {
                 let unit = time_unit(field, span)?;
                 let e = self.bind_expr(operand, cx, span)?;
                 let valid = match e.ty.kind {
-                    TypeKind::Date => unit <= TimeUnit::Day || matches!(unit, TimeUnit::DayOfWeek | TimeUnit::DayOfYear | TimeUnit::Epoch),
+                    TypeKind::Date => {
+                        unit <= TimeUnit::Day
+                            || matches!(
+                                unit,
+                                TimeUnit::DayOfWeek | TimeUnit::DayOfYear | TimeUnit::Epoch
+                            )
+                    }
                     TypeKind::Time(_) => unit >= TimeUnit::Hour && unit <= TimeUnit::Nanosecond,
                     TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) => true,
                     TypeKind::IntervalDayTime | TypeKind::IntervalYearMonth => true,
@@ -376,7 +433,10 @@ impl Binder<'_> {
                 if !valid {
                     return Err(Diagnostic::error(
                         span,
-                        format!("cannot EXTRACT {unit:?} from {}", e.ty).to_uppercase().replace("CANNOT EXTRACT", "cannot EXTRACT").replace(" FROM ", " from "),
+                        format!("cannot EXTRACT {unit:?} from {}", e.ty)
+                            .to_uppercase()
+                            .replace("CANNOT EXTRACT", "cannot EXTRACT")
+                            .replace(" FROM ", " from "),
                     ));
                 }
                 let nullable = e.ty.nullable;
@@ -389,7 +449,14 @@ impl Binder<'_> {
                     span,
                 })
             }
-            E::Floor { expr: operand, field } | E::Ceil { expr: operand, field } => {
+            E::Floor {
+                expr: operand,
+                field,
+            }
+            | E::Ceil {
+                expr: operand,
+                field,
+            } => {
                 let ceil = matches!(expr, E::Ceil { .. });
                 let e = self.bind_expr(operand, cx, span)?;
                 match field {
@@ -398,10 +465,19 @@ impl Binder<'_> {
                     }
                     CeilFloorKind::DateTimeField(field) => {
                         let unit = time_unit(field, span)?;
-                        if !e.ty.kind.is_temporal() || matches!(unit, TimeUnit::Epoch | TimeUnit::DayOfWeek | TimeUnit::DayOfYear) {
+                        if !e.ty.kind.is_temporal()
+                            || matches!(
+                                unit,
+                                TimeUnit::Epoch | TimeUnit::DayOfWeek | TimeUnit::DayOfYear
+                            )
+                        {
                             return Err(Diagnostic::error(
                                 span,
-                                format!("cannot round {} to {}", e.ty, format!("{unit:?}").to_uppercase()),
+                                format!(
+                                    "cannot round {} to {}",
+                                    e.ty,
+                                    format!("{unit:?}").to_uppercase()
+                                ),
                             ));
                         }
                         let ty = e.ty;
@@ -454,18 +530,27 @@ impl Binder<'_> {
                 self.call(name, args, span)
             }
             E::Position { expr: needle, r#in } => {
-                let args = vec![self.bind_expr(needle, cx, span)?, self.bind_expr(r#in, cx, span)?];
+                let args = vec![
+                    self.bind_expr(needle, cx, span)?,
+                    self.bind_expr(r#in, cx, span)?,
+                ];
                 self.call("POSITION", args, span)
             }
             E::Function(function) => self.bind_function(function, cx, span),
-            E::Prefixed { prefix, .. } if prefix.value == crate::parser::dialect::TABLE_ARGUMENT_PREFIX => Err(
-                Diagnostic::error(span, "`TABLE name` is only allowed as the first argument of a window table function"),
-            ),
+            E::Prefixed { prefix, .. }
+                if prefix.value == crate::parser::dialect::TABLE_ARGUMENT_PREFIX =>
+            {
+                Err(Diagnostic::error(
+                    span,
+                    "`TABLE name` is only allowed as the first argument of a window table function",
+                ))
+            }
             E::Subquery(_) => Err(unsupported(span, "scalar subqueries")),
             E::Exists { .. } => Err(unsupported(span, "EXISTS subqueries")),
-            E::Wildcard(_) | E::QualifiedWildcard(..) => {
-                Err(Diagnostic::error(span, "`*` is only allowed in the SELECT list and in COUNT(*)"))
-            }
+            E::Wildcard(_) | E::QualifiedWildcard(..) => Err(Diagnostic::error(
+                span,
+                "`*` is only allowed in the SELECT list and in COUNT(*)",
+            )),
             E::AtTimeZone { .. } => Err(unsupported(span, "AT TIME ZONE")),
             E::Array(_) | E::Map(_) | E::Struct { .. } | E::Tuple(_) => {
                 Err(unsupported(span, "ARRAY, MAP, ROW and tuple values"))
@@ -475,7 +560,12 @@ impl Binder<'_> {
         }
     }
 
-    fn bind_column(&mut self, idents: &[sql::Ident], cx: &mut ExprCx<'_>, span: Span) -> BResult<Expr> {
+    fn bind_column(
+        &mut self,
+        idents: &[sql::Ident],
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<Expr> {
         let parts: Vec<(&str, Span)> = idents
             .iter()
             .map(|i| (i.value.as_str(), self.span(i.span, span)))
@@ -488,7 +578,13 @@ impl Binder<'_> {
         })
     }
 
-    fn is_predicate(&mut self, operand: &sql::Expr, op: UnaryOp, cx: &mut ExprCx<'_>, span: Span) -> BResult<Expr> {
+    fn is_predicate(
+        &mut self,
+        operand: &sql::Expr,
+        op: UnaryOp,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<Expr> {
         let e = self.bind_expr(operand, cx, span)?;
         let e = if matches!(op, UnaryOp::IsNull | UnaryOp::IsNotNull) {
             e
@@ -520,13 +616,18 @@ impl Binder<'_> {
             BinaryOperator::Gt => return self.comparison(BinaryOp::Gt, l, r, span),
             BinaryOperator::GtEq => return self.comparison(BinaryOp::GtEq, l, r, span),
             BinaryOperator::And | BinaryOperator::Or => {
-                let bop = if matches!(op, BinaryOperator::And) { BinaryOp::And } else { BinaryOp::Or };
+                let bop = if matches!(op, BinaryOperator::And) {
+                    BinaryOp::And
+                } else {
+                    BinaryOp::Or
+                };
                 let l = expect_boolean(l, bop.symbol())?;
                 let r = expect_boolean(r, bop.symbol())?;
                 return Ok(logical(bop, l, r, span));
             }
             BinaryOperator::StringConcat => {
-                let ty = typing::concat_operator(&l.ty, &r.ty).map_err(|m| Diagnostic::error(span, m))?;
+                let ty = typing::concat_operator(&l.ty, &r.ty)
+                    .map_err(|m| Diagnostic::error(span, m))?;
                 return Ok(Expr {
                     kind: ExprKind::Binary {
                         op: BinaryOp::Concat,
@@ -540,7 +641,8 @@ impl Binder<'_> {
             other => return Err(unsupported(span, &format!("the operator `{other}`"))),
         };
         let arith_op = arith_op.expect("arithmetic");
-        let ty = typing::arithmetic(arith_op, &l.ty, &r.ty).map_err(|m| Diagnostic::error(span, m))?;
+        let ty =
+            typing::arithmetic(arith_op, &l.ty, &r.ty).map_err(|m| Diagnostic::error(span, m))?;
         let (l, r) = match ty.kind {
             TypeKind::Decimal { .. } => (as_decimal(l), as_decimal(r)),
             k if k.is_numeric() => (cast_to_kind(l, k), cast_to_kind(r, k)),
@@ -557,8 +659,15 @@ impl Binder<'_> {
         })
     }
 
-    pub(crate) fn comparison(&mut self, op: BinaryOp, l: Expr, r: Expr, span: Span) -> BResult<Expr> {
-        let common = typing::comparison_type_for(op.symbol(), &l.ty, &r.ty).map_err(|m| Diagnostic::error(span, m))?;
+    pub(crate) fn comparison(
+        &mut self,
+        op: BinaryOp,
+        l: Expr,
+        r: Expr,
+        span: Span,
+    ) -> BResult<Expr> {
+        let common = typing::comparison_type_for(op.symbol(), &l.ty, &r.ty)
+            .map_err(|m| Diagnostic::error(span, m))?;
         let nullable = l.ty.nullable || r.ty.nullable;
         Ok(Expr {
             kind: ExprKind::Binary {
@@ -591,7 +700,15 @@ impl Binder<'_> {
                     let vspan = v.span;
                     self.comparison(BinaryOp::Eq, x.clone(), v, vspan)?
                 }
-                None => self.bind_condition(&when.condition, &mut ExprCx { scope: cx.scope, clause: "CASE WHEN", grouping: cx.grouping.as_deref_mut() }, span)?,
+                None => self.bind_condition(
+                    &when.condition,
+                    &mut ExprCx {
+                        scope: cx.scope,
+                        clause: "CASE WHEN",
+                        grouping: cx.grouping.as_deref_mut(),
+                    },
+                    span,
+                )?,
             };
             let result = self.bind_expr(&when.result, cx, span)?;
             branches.push((cond, result));
@@ -601,21 +718,21 @@ impl Binder<'_> {
             None => None,
         };
         let mut types: Vec<DataType> = branches.iter().map(|(_, r)| r.ty).collect();
-        if let Some(o) = &otherwise {
-            types.push(o.ty);
-        }
-        let mut common = typing::common_type(&types).ok_or_else(|| {
+        // A missing ELSE is ELSE NULL, which takes part in the common type.
+        types.push(otherwise.as_ref().map_or(DataType::null(), |o| o.ty));
+        let common = typing::common_type(&types).ok_or_else(|| {
             Diagnostic::error(
                 span,
                 format!(
                     "CASE branches have incompatible types: {}",
-                    types.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
+                    types
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )
         })?;
-        if otherwise.is_none() {
-            common.nullable = true;
-        }
         let branches = branches
             .into_iter()
             .map(|(c, r)| (c, cast_to_kind(r, common.kind)))
@@ -630,12 +747,20 @@ impl Binder<'_> {
         })
     }
 
-    fn bind_function(&mut self, function: &sql::Function, cx: &mut ExprCx<'_>, span: Span) -> BResult<Expr> {
+    fn bind_function(
+        &mut self,
+        function: &sql::Function,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<Expr> {
         if function.over.is_some() {
             return Err(unsupported(span, "OVER windows"));
         }
         if function.filter.is_some() {
-            return Err(Diagnostic::error(span, "FILTER (WHERE ...) is only allowed on aggregate functions"));
+            return Err(Diagnostic::error(
+                span,
+                "FILTER (WHERE ...) is only allowed on aggregate functions",
+            ));
         }
         let name = function_name(function, span)?;
         if name.eq_ignore_ascii_case("TIMESTAMPDIFF") || name.eq_ignore_ascii_case("TIMESTAMPADD") {
@@ -643,10 +768,15 @@ impl Binder<'_> {
         }
         let args = match &function.args {
             FunctionArguments::None => Vec::new(),
-            FunctionArguments::Subquery(_) => return Err(unsupported(span, "a subquery as a function argument")),
+            FunctionArguments::Subquery(_) => {
+                return Err(unsupported(span, "a subquery as a function argument"))
+            }
             FunctionArguments::List(list) => {
                 if list.duplicate_treatment.is_some() {
-                    return Err(Diagnostic::error(span, format!("DISTINCT is only allowed in aggregate functions, not in {name}")));
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("DISTINCT is only allowed in aggregate functions, not in {name}"),
+                    ));
                 }
                 if !list.clauses.is_empty() {
                     return Err(unsupported(span, &format!("clauses inside {name}(...)")));
@@ -654,9 +784,14 @@ impl Binder<'_> {
                 let mut args = Vec::with_capacity(list.args.len());
                 for arg in &list.args {
                     match arg {
-                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => args.push(self.bind_expr(e, cx, span)?),
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => {
+                            args.push(self.bind_expr(e, cx, span)?)
+                        }
                         FunctionArg::Unnamed(_) => {
-                            return Err(Diagnostic::error(span, format!("`*` is not a valid argument of {name}")))
+                            return Err(Diagnostic::error(
+                                span,
+                                format!("`*` is not a valid argument of {name}"),
+                            ))
                         }
                         _ => return Err(unsupported(span, "named function arguments")),
                     }
@@ -669,7 +804,13 @@ impl Binder<'_> {
 
     /// `TIMESTAMPDIFF(unit, start, end)` and `TIMESTAMPADD(unit, count, ts)`:
     /// the first argument is a time unit keyword, not an expression.
-    fn bind_timestamp_arith(&mut self, name: &str, function: &sql::Function, cx: &mut ExprCx<'_>, span: Span) -> BResult<Expr> {
+    fn bind_timestamp_arith(
+        &mut self,
+        name: &str,
+        function: &sql::Function,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<Expr> {
         let args: Vec<&sql::Expr> = match &function.args {
             FunctionArguments::List(list) => list
                 .args
@@ -682,7 +823,10 @@ impl Binder<'_> {
             _ => Vec::new(),
         };
         let [unit, a, b] = args.as_slice() else {
-            return Err(Diagnostic::error(span, format!("wrong number of arguments for {name}: expected 3 (unit, ...)")));
+            return Err(Diagnostic::error(
+                span,
+                format!("wrong number of arguments for {name}: expected 3 (unit, ...)"),
+            ));
         };
         let unit = match unit {
             sql::Expr::Identifier(i) => match i.value.to_ascii_uppercase().as_str() {
@@ -702,26 +846,58 @@ impl Binder<'_> {
         let b = self.bind_expr(b, cx, span)?;
         if name == "TIMESTAMPDIFF" {
             for e in [&a, &b] {
-                if !matches!(e.ty.kind, TypeKind::Date | TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_)) {
-                    return Err(Diagnostic::error(e.span, format!("TIMESTAMPDIFF compares dates or timestamps, but this is {}", e.ty)));
+                if !matches!(
+                    e.ty.kind,
+                    TypeKind::Date | TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_)
+                ) {
+                    return Err(Diagnostic::error(
+                        e.span,
+                        format!(
+                            "TIMESTAMPDIFF compares dates or timestamps, but this is {}",
+                            e.ty
+                        ),
+                    ));
                 }
             }
             let nullable = a.ty.nullable || b.ty.nullable;
             return Ok(Expr {
-                kind: ExprKind::TimestampDiff { unit, start: Box::new(a), end: Box::new(b) },
+                kind: ExprKind::TimestampDiff {
+                    unit,
+                    start: Box::new(a),
+                    end: Box::new(b),
+                },
                 ty: DataType::new(TypeKind::Int, nullable),
                 span,
             });
         }
         if !a.ty.kind.is_integer() {
-            return Err(Diagnostic::error(a.span, format!("the count of TIMESTAMPADD must be an integer, but it is {}", a.ty)));
+            return Err(Diagnostic::error(
+                a.span,
+                format!(
+                    "the count of TIMESTAMPADD must be an integer, but it is {}",
+                    a.ty
+                ),
+            ));
         }
-        if !matches!(b.ty.kind, TypeKind::Date | TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_)) {
-            return Err(Diagnostic::error(b.span, format!("TIMESTAMPADD adds to a date or timestamp, but this is {}", b.ty)));
+        if !matches!(
+            b.ty.kind,
+            TypeKind::Date | TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_)
+        ) {
+            return Err(Diagnostic::error(
+                b.span,
+                format!(
+                    "TIMESTAMPADD adds to a date or timestamp, but this is {}",
+                    b.ty
+                ),
+            ));
         }
         let ty = DataType::new(b.ty.kind, a.ty.nullable || b.ty.nullable);
         Ok(Expr {
-            kind: ExprKind::TimestampAdd { unit, count: Box::new(cast_to_kind(a, TypeKind::Int)), operand: Box::new(b) },
+            kind: ExprKind::TimestampAdd {
+                unit,
+                count: Box::new(cast_to_kind(a, TypeKind::Int)),
+                operand: Box::new(b),
+            },
             ty,
             span,
         })
@@ -742,7 +918,13 @@ impl Binder<'_> {
                 let args = args
                     .into_iter()
                     .zip(&sig.arg_types)
-                    .map(|(a, t)| if t.is_null_type() { a } else { cast_to_kind(a, t.kind) })
+                    .map(|(a, t)| {
+                        if t.is_null_type() {
+                            a
+                        } else {
+                            cast_to_kind(a, t.kind)
+                        }
+                    })
                     .collect();
                 Ok(Expr {
                     kind: ExprKind::Call {
@@ -757,7 +939,12 @@ impl Binder<'_> {
         }
     }
 
-    fn bind_aggregate(&mut self, function: &sql::Function, cx: &mut ExprCx<'_>, span: Span) -> BResult<Expr> {
+    fn bind_aggregate(
+        &mut self,
+        function: &sql::Function,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<Expr> {
         let name = function_name(function, span)?;
         if function.over.is_some() {
             return Err(unsupported(span, "OVER windows"));
@@ -770,7 +957,10 @@ impl Binder<'_> {
                     return Err(unsupported(span, &format!("clauses inside {name}(...)")));
                 }
                 (
-                    matches!(list.duplicate_treatment, Some(sql::DuplicateTreatment::Distinct)),
+                    matches!(
+                        list.duplicate_treatment,
+                        Some(sql::DuplicateTreatment::Distinct)
+                    ),
                     list.args.as_slice(),
                 )
             }
@@ -779,7 +969,8 @@ impl Binder<'_> {
         let mut args = Vec::new();
         for arg in raw_args {
             match arg {
-                FunctionArg::Unnamed(FunctionArgExpr::Wildcard) if raw_args.len() == 1 && name.eq_ignore_ascii_case("COUNT") => {}
+                FunctionArg::Unnamed(FunctionArgExpr::Wildcard)
+                    if raw_args.len() == 1 && name.eq_ignore_ascii_case("COUNT") => {}
                 FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => {
                     if contains_aggregate(e) {
                         return Err(Diagnostic::error(
@@ -790,14 +981,25 @@ impl Binder<'_> {
                     let mut plain = ExprCx::plain(&input, "an aggregate argument");
                     args.push(self.bind_expr(e, &mut plain, span)?);
                 }
-                _ => return Err(Diagnostic::error(span, format!("invalid argument for {name}"))),
+                _ => {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("invalid argument for {name}"),
+                    ))
+                }
             }
         }
         let types: Vec<DataType> = args.iter().map(|a| a.ty).collect();
-        let sig = match functions::resolve_aggregate(&name, distinct, &types) {
+        let has_group_by = cx.grouping.as_deref().is_some_and(|g| g.has_group_by);
+        let sig = match functions::resolve_aggregate_in(&name, distinct, &types, has_group_by) {
             Some(Ok(sig)) => sig,
             Some(Err(e)) => return Err(function_error(&name, &types, e, span)),
-            None => return Err(Diagnostic::error(span, format!("{name} is not an aggregate function"))),
+            None => {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("{name} is not an aggregate function"),
+                ))
+            }
         };
         let filter = match &function.filter {
             Some(f) => {
@@ -810,7 +1012,13 @@ impl Binder<'_> {
         let arg_positions = args
             .into_iter()
             .zip(&sig.arg_types)
-            .map(|(a, t)| grouping.arg_position(if t.is_null_type() { a } else { cast_to_kind(a, t.kind) }))
+            .map(|(a, t)| {
+                grouping.arg_position(if t.is_null_type() {
+                    a
+                } else {
+                    cast_to_kind(a, t.kind)
+                })
+            })
             .collect();
         let filter = filter.map(|f| grouping.arg_position(f));
         let call = AggregateCall {
@@ -821,7 +1029,13 @@ impl Binder<'_> {
             ty: sig.result,
             name: String::new(),
         };
-        let index = match grouping.aggregates.iter().position(|a| a.function == call.function && a.distinct == call.distinct && a.args == call.args && a.filter == call.filter && a.ty == call.ty) {
+        let index = match grouping.aggregates.iter().position(|a| {
+            a.function == call.function
+                && a.distinct == call.distinct
+                && a.args == call.args
+                && a.filter == call.filter
+                && a.ty == call.ty
+        }) {
             Some(i) => i,
             None => {
                 grouping.aggregates.push(AggregateCall {
@@ -850,7 +1064,10 @@ fn function_name(function: &sql::Function, span: Span) -> BResult<String> {
         [name] => Ok(name.to_string()),
         _ => Err(Diagnostic::error(
             span,
-            format!("catalog functions (`{}`) are not supported; only built-in functions", function.name),
+            format!(
+                "catalog functions (`{}`) are not supported; only built-in functions",
+                function.name
+            ),
         )),
     }
 }
@@ -859,12 +1076,21 @@ fn function_error(name: &str, types: &[DataType], e: FunctionError, span: Span) 
     let signature = format!(
         "{}({})",
         name.to_uppercase(),
-        types.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
+        types
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     match e {
         FunctionError::Unknown { suggestion } => {
             let mut d = Diagnostic::error(span, format!("unknown function `{name}`"));
-            let suggestion = suggestion.or_else(|| did_you_mean(&name.to_uppercase(), functions::known_function_names().iter().copied()));
+            let suggestion = suggestion.or_else(|| {
+                did_you_mean(
+                    &name.to_uppercase(),
+                    functions::known_function_names().iter().copied(),
+                )
+            });
             if let Some(s) = suggestion {
                 d = d.with_help(format!("did you mean {s}?"));
             }
@@ -872,10 +1098,15 @@ fn function_error(name: &str, types: &[DataType], e: FunctionError, span: Span) 
         }
         FunctionError::Arity { expected } => Diagnostic::error(
             span,
-            format!("wrong number of arguments for {}: expected {expected}, found {}", name.to_uppercase(), types.len()),
+            format!(
+                "wrong number of arguments for {}: expected {expected}, found {}",
+                name.to_uppercase(),
+                types.len()
+            ),
         ),
         FunctionError::ArgumentTypes { message } => {
-            Diagnostic::error(span, format!("invalid argument types for {signature}")).with_note(message)
+            Diagnostic::error(span, format!("invalid argument types for {signature}"))
+                .with_note(message)
         }
     }
 }
@@ -960,7 +1191,9 @@ fn aggregate_call(expr: &sql::Expr) -> Option<&sql::Function> {
     match expr {
         sql::Expr::Function(f) if f.over.is_none() => {
             let name = f.name.0.last()?.as_ident()?.value.as_str();
-            functions::resolve_aggregate(name, false, &[]).is_some().then_some(f)
+            functions::resolve_aggregate(name, false, &[])
+                .is_some()
+                .then_some(f)
         }
         _ => None,
     }
@@ -988,12 +1221,15 @@ pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
         | E::Extract { expr: e, .. }
         | E::Floor { expr: e, .. }
         | E::Ceil { expr: e, .. } => contains_aggregate(e),
-        E::BinaryOp { left, right, .. } | E::IsDistinctFrom(left, right) | E::IsNotDistinctFrom(left, right) => {
-            any(&[left, right])
-        }
-        E::Between { expr, low, high, .. } => any(&[expr, low, high]),
+        E::BinaryOp { left, right, .. }
+        | E::IsDistinctFrom(left, right)
+        | E::IsNotDistinctFrom(left, right) => any(&[left, right]),
+        E::Between {
+            expr, low, high, ..
+        } => any(&[expr, low, high]),
         E::In { expr, target, .. } => {
-            contains_aggregate(expr) || matches!(target, sql::InTarget::List(l) if l.iter().any(contains_aggregate))
+            contains_aggregate(expr)
+                || matches!(target, sql::InTarget::List(l) if l.iter().any(contains_aggregate))
         }
         E::Like { expr, pattern, .. } => any(&[expr, pattern]),
         E::Case {
@@ -1003,7 +1239,9 @@ pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
             ..
         } => {
             operand.as_deref().is_some_and(contains_aggregate)
-                || conditions.iter().any(|w| contains_aggregate(&w.condition) || contains_aggregate(&w.result))
+                || conditions
+                    .iter()
+                    .any(|w| contains_aggregate(&w.condition) || contains_aggregate(&w.result))
                 || else_result.as_deref().is_some_and(contains_aggregate)
         }
         E::Substring {
@@ -1016,7 +1254,9 @@ pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
                 || substring_from.as_deref().is_some_and(contains_aggregate)
                 || substring_for.as_deref().is_some_and(contains_aggregate)
         }
-        E::Trim { expr, trim_what, .. } => contains_aggregate(expr) || trim_what.as_deref().is_some_and(contains_aggregate),
+        E::Trim {
+            expr, trim_what, ..
+        } => contains_aggregate(expr) || trim_what.as_deref().is_some_and(contains_aggregate),
         E::Position { expr, r#in } => any(&[expr, r#in]),
         E::Function(f) => match &f.args {
             FunctionArguments::List(list) => list.args.iter().any(|a| match a {
@@ -1031,7 +1271,9 @@ pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
 
 fn references_columns(expr: &Expr) -> bool {
     let mut found = false;
-    visit(expr, &mut |e| found |= matches!(e.kind, ExprKind::Column(_)));
+    visit(expr, &mut |e| {
+        found |= matches!(e.kind, ExprKind::Column(_))
+    });
     found
 }
 
@@ -1048,7 +1290,10 @@ pub(crate) fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
             visit(left, f);
             visit(right, f);
         }
-        ExprKind::Case { branches, otherwise } => {
+        ExprKind::Case {
+            branches,
+            otherwise,
+        } => {
             for (c, r) in branches {
                 visit(c, f);
                 visit(r, f);
@@ -1063,11 +1308,20 @@ pub(crate) fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
                 visit(e, f);
             }
         }
-        ExprKind::Like { operand, pattern, .. } => {
+        ExprKind::Like {
+            operand, pattern, ..
+        } => {
             visit(operand, f);
             visit(pattern, f);
         }
-        ExprKind::TimestampDiff { start: a, end: b, .. } | ExprKind::TimestampAdd { count: a, operand: b, .. } => {
+        ExprKind::TimestampDiff {
+            start: a, end: b, ..
+        }
+        | ExprKind::TimestampAdd {
+            count: a,
+            operand: b,
+            ..
+        } => {
             visit(a, f);
             visit(b, f);
         }
@@ -1081,7 +1335,9 @@ pub(crate) fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
 
 /// The expression with every span cleared, for structural comparison.
 pub(crate) fn strip_spans(mut expr: Expr) -> Expr {
-    map_children(&mut expr, &mut |e| *e = strip_spans(std::mem::replace(e, placeholder())));
+    map_children(&mut expr, &mut |e| {
+        *e = strip_spans(std::mem::replace(e, placeholder()))
+    });
     expr.span = Span::default();
     expr
 }
@@ -1106,7 +1362,10 @@ pub(crate) fn map_children(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
             f(left);
             f(right);
         }
-        ExprKind::Case { branches, otherwise } => {
+        ExprKind::Case {
+            branches,
+            otherwise,
+        } => {
             for (c, r) in branches {
                 f(c);
                 f(r);
@@ -1119,11 +1378,20 @@ pub(crate) fn map_children(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
             f(operand);
             list.iter_mut().for_each(&mut *f);
         }
-        ExprKind::Like { operand, pattern, .. } => {
+        ExprKind::Like {
+            operand, pattern, ..
+        } => {
             f(operand);
             f(pattern);
         }
-        ExprKind::TimestampDiff { start: a, end: b, .. } | ExprKind::TimestampAdd { count: a, operand: b, .. } => {
+        ExprKind::TimestampDiff {
+            start: a, end: b, ..
+        }
+        | ExprKind::TimestampAdd {
+            count: a,
+            operand: b,
+            ..
+        } => {
             f(a);
             f(b);
         }

@@ -24,7 +24,11 @@ pub(crate) fn value(value: &Value, span: Span) -> BResult<Expr> {
     match value {
         Value::Number(text, _) => number(text, span),
         Value::SingleQuotedString(s) => Ok(string(s, span)),
-        Value::Boolean(b) => Ok(literal(Literal::Boolean(*b), DataType::not_null(TypeKind::Boolean), span)),
+        Value::Boolean(b) => Ok(literal(
+            Literal::Boolean(*b),
+            DataType::not_null(TypeKind::Boolean),
+            span,
+        )),
         Value::Null => Ok(literal(Literal::Null, DataType::null(), span)),
         other => Err(unsupported(span, &format!("the literal {other}"))),
     }
@@ -32,23 +36,31 @@ pub(crate) fn value(value: &Value, span: Span) -> BResult<Expr> {
 
 pub(crate) fn string(s: &str, span: Span) -> Expr {
     let len = s.chars().count() as u32;
-    literal(Literal::String(s.to_string()), DataType::not_null(TypeKind::Char(len)), span)
+    literal(
+        Literal::String(s.to_string()),
+        DataType::not_null(TypeKind::Char(len)),
+        span,
+    )
 }
 
 fn number(text: &str, span: Span) -> BResult<Expr> {
     let ty = typing::numeric_literal_type(text).map_err(|m| Diagnostic::error(span, m))?;
     let value = match ty.kind {
-        k if k.is_integer() => Literal::Integer(
-            text.parse()
-                .map_err(|_| Diagnostic::error(span, format!("numeric literal {text} is out of range")))?,
-        ),
+        k if k.is_integer() => Literal::Integer(text.parse().map_err(|_| {
+            Diagnostic::error(span, format!("numeric literal {text} is out of range"))
+        })?),
         TypeKind::Decimal { .. } => Literal::Decimal(text.to_string()),
         TypeKind::Double | TypeKind::Float => Literal::Double(
             text.parse::<f64>()
                 .map_err(|_| Diagnostic::error(span, format!("invalid numeric literal {text}")))?
                 .to_bits(),
         ),
-        _ => return Err(Diagnostic::error(span, format!("invalid numeric literal {text}"))),
+        _ => {
+            return Err(Diagnostic::error(
+                span,
+                format!("invalid numeric literal {text}"),
+            ))
+        }
     };
     Ok(literal(value, ty, span))
 }
@@ -61,12 +73,16 @@ pub(crate) fn negate_literal(e: &Expr, ty: DataType, span: Span) -> Option<Expr>
             Some(positive) => positive.to_string(),
             None => format!("-{d}"),
         }),
-        ExprKind::Literal(Literal::Double(bits)) => Literal::Double((-f64::from_bits(*bits)).to_bits()),
+        ExprKind::Literal(Literal::Double(bits)) => {
+            Literal::Double((-f64::from_bits(*bits)).to_bits())
+        }
         _ => return None,
     };
     // `-2147483648` is INT in Flink: the literal 2147483648 is BIGINT, but its negation fits.
     let ty = match (&value, ty.kind) {
-        (Literal::Integer(i), TypeKind::BigInt) if i32::try_from(*i).is_ok() && *i == i64::from(i32::MIN) => {
+        (Literal::Integer(i), TypeKind::BigInt)
+            if i32::try_from(*i).is_ok() && *i == i64::from(i32::MIN) =>
+        {
             DataType::not_null(TypeKind::Int)
         }
         _ => ty,
@@ -77,29 +93,48 @@ pub(crate) fn negate_literal(e: &Expr, ty: DataType, span: Span) -> Option<Expr>
 /// `DATE '2024-01-05'`, `TIME '12:00:00'`, `TIMESTAMP '2024-01-05 12:00:00.123'`.
 pub(crate) fn typed_string(data_type: &sql::DataType, value: &Value, span: Span) -> BResult<Expr> {
     let Value::SingleQuotedString(text) = value else {
-        return Err(Diagnostic::error(span, "a typed literal needs a quoted string"));
+        return Err(Diagnostic::error(
+            span,
+            "a typed literal needs a quoted string",
+        ));
     };
     let kind = crate::types::from_sql(data_type).map_err(|m| Diagnostic::error(span, m))?;
     let bad = |what: &str| Diagnostic::error(span, format!("invalid {what} literal '{text}'"));
     match kind {
         TypeKind::Date => {
             let days = parse_date(text.trim()).ok_or_else(|| bad("DATE"))?;
-            Ok(literal(Literal::Date(days), DataType::not_null(TypeKind::Date), span))
+            Ok(literal(
+                Literal::Date(days),
+                DataType::not_null(TypeKind::Date),
+                span,
+            ))
         }
         TypeKind::Time(_) => {
             let (nanos, digits) = parse_time(text.trim()).ok_or_else(|| bad("TIME"))?;
-            Ok(literal(Literal::Time(nanos), DataType::not_null(TypeKind::Time(digits.min(3))), span))
+            Ok(literal(
+                Literal::Time(nanos),
+                DataType::not_null(TypeKind::Time(digits.min(3))),
+                span,
+            ))
         }
         TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) => {
-            let (seconds, nanos, digits) = parse_timestamp(text.trim()).ok_or_else(|| bad("TIMESTAMP"))?;
+            let (seconds, nanos, digits) =
+                parse_timestamp(text.trim()).ok_or_else(|| bad("TIMESTAMP"))?;
             let precision = digits.max(if digits == 0 { 0 } else { 3 });
             let kind = match kind {
                 TypeKind::TimestampLtz(_) => TypeKind::TimestampLtz(precision),
                 _ => TypeKind::Timestamp(precision),
             };
-            Ok(literal(Literal::Timestamp { seconds, nanos }, DataType::not_null(kind), span))
+            Ok(literal(
+                Literal::Timestamp { seconds, nanos },
+                DataType::not_null(kind),
+                span,
+            ))
         }
-        other => Err(unsupported(span, &format!("a typed literal of type {other}"))),
+        other => Err(unsupported(
+            span,
+            &format!("a typed literal of type {other}"),
+        )),
     }
 }
 
@@ -109,14 +144,32 @@ pub(crate) fn interval(interval: &sql::Interval, span: Span) -> BResult<Expr> {
         sql::Expr::Value(v) => match &v.value {
             Value::SingleQuotedString(s) => s.clone(),
             Value::Number(n, _) => n.clone(),
-            _ => return Err(Diagnostic::error(span, "an INTERVAL needs a quoted value, like INTERVAL '1' HOUR")),
+            _ => {
+                return Err(Diagnostic::error(
+                    span,
+                    "an INTERVAL needs a quoted value, like INTERVAL '1' HOUR",
+                ))
+            }
         },
-        _ => return Err(Diagnostic::error(span, "an INTERVAL needs a quoted value, like INTERVAL '1' HOUR")),
+        _ => {
+            return Err(Diagnostic::error(
+                span,
+                "an INTERVAL needs a quoted value, like INTERVAL '1' HOUR",
+            ))
+        }
     };
     let Some(leading) = &interval.leading_field else {
-        return Err(Diagnostic::error(span, "an INTERVAL needs a unit, like INTERVAL '1' HOUR"));
+        return Err(Diagnostic::error(
+            span,
+            "an INTERVAL needs a unit, like INTERVAL '1' HOUR",
+        ));
     };
-    let bad = || Diagnostic::error(span, format!("invalid INTERVAL value '{text}' for the unit {leading}"));
+    let bad = || {
+        Diagnostic::error(
+            span,
+            format!("invalid INTERVAL value '{text}' for the unit {leading}"),
+        )
+    };
     let (negative, body) = match text.trim().strip_prefix('-') {
         Some(rest) => (true, rest.trim()),
         None => (false, text.trim().strip_prefix('+').unwrap_or(text.trim())),
@@ -133,9 +186,15 @@ pub(crate) fn interval(interval: &sql::Interval, span: Span) -> BResult<Expr> {
             (Some(F::Month | F::Months), Some((y, m))) if months_per == 12 => {
                 let y: i32 = y.parse().map_err(|_| bad())?;
                 let m: i32 = m.parse().map_err(|_| bad())?;
-                y.checked_mul(12).and_then(|y| y.checked_add(m)).ok_or_else(bad)?
+                y.checked_mul(12)
+                    .and_then(|y| y.checked_add(m))
+                    .ok_or_else(bad)?
             }
-            (None, None) => body.parse::<i32>().ok().and_then(|v| v.checked_mul(months_per)).ok_or_else(bad)?,
+            (None, None) => body
+                .parse::<i32>()
+                .ok()
+                .and_then(|v| v.checked_mul(months_per))
+                .ok_or_else(bad)?,
             _ => return Err(bad()),
         };
         return Ok(literal(
@@ -153,14 +212,18 @@ pub(crate) fn interval(interval: &sql::Interval, span: Span) -> BResult<Expr> {
             _ => return None,
         })
     };
-    let lead = millis_of(leading).ok_or_else(|| unsupported(span, &format!("INTERVAL unit {leading}")))?;
+    let lead =
+        millis_of(leading).ok_or_else(|| unsupported(span, &format!("INTERVAL unit {leading}")))?;
     let millis = match &interval.last_field {
         None => {
             if lead == 1_000 {
                 let seconds: f64 = body.parse().map_err(|_| bad())?;
                 (seconds * 1000.0).round() as i64
             } else {
-                body.parse::<i64>().ok().and_then(|v| v.checked_mul(lead)).ok_or_else(bad)?
+                body.parse::<i64>()
+                    .ok()
+                    .and_then(|v| v.checked_mul(lead))
+                    .ok_or_else(bad)?
             }
         }
         Some(last) => {
@@ -252,7 +315,11 @@ pub(crate) fn parse_time(text: &str) -> Option<(i64, u8)> {
         Some(s) => s.parse().ok()?,
         None => 0,
     };
-    if it.next().is_some() || !(0..24).contains(&h) || !(0..60).contains(&m) || !(0..60).contains(&s) {
+    if it.next().is_some()
+        || !(0..24).contains(&h)
+        || !(0..60).contains(&m)
+        || !(0..60).contains(&s)
+    {
         return None;
     }
     let (nanos, digits) = match frac {
@@ -290,7 +357,10 @@ mod tests {
         assert_eq!(parse_date("1970-01-01"), Some(0));
         assert_eq!(parse_date("2024-02-29"), Some(19_782));
         assert_eq!(parse_date("2023-02-29"), None);
-        assert_eq!(parse_timestamp("1970-01-02 00:00:01.5"), Some((86_401, 500_000_000, 1)));
+        assert_eq!(
+            parse_timestamp("1970-01-02 00:00:01.5"),
+            Some((86_401, 500_000_000, 1))
+        );
         assert_eq!(parse_time("25:00:00"), None);
     }
 }

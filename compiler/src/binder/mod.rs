@@ -17,7 +17,9 @@ mod scope;
 use std::collections::{BTreeMap, HashSet};
 
 use crate::diagnostics::{did_you_mean, Diagnostic, Diagnostics, SourceFile, Span};
-use crate::ir::{self, BoundInsert, BoundJob, Column, Expr, ExprKind, Field, Rel, RelKind, TableId};
+use crate::ir::{
+    self, BoundInsert, BoundJob, Column, Expr, ExprKind, Field, Rel, RelKind, TableId,
+};
 use crate::parser::ast::{self, ColumnKind, Statement};
 use crate::types::{DataType, TypeKind};
 use crate::typing;
@@ -86,7 +88,10 @@ impl Binder<'_> {
     fn bind_set(&mut self, set: &ast::SetOption) {
         match set.key.as_str() {
             "execution.runtime-mode"
-                if !matches!(set.value.to_ascii_lowercase().as_str(), "batch" | "streaming") =>
+                if !matches!(
+                    set.value.to_ascii_lowercase().as_str(),
+                    "batch" | "streaming"
+                ) =>
             {
                 self.error(Diagnostic::error(
                     set.span,
@@ -140,7 +145,10 @@ impl Binder<'_> {
                 self.error(
                     Diagnostic::error(
                         column.name.span,
-                        format!("duplicate column `{}` in table `{}`", column.name.value, table.name.value),
+                        format!(
+                            "duplicate column `{}` in table `{}`",
+                            column.name.value, table.name.value
+                        ),
                     )
                     .with_related(first, "first defined here"),
                 );
@@ -178,7 +186,9 @@ impl Binder<'_> {
                 if seen.get(column.name.value.as_str()) != Some(&column.name.span) {
                     continue;
                 }
-                if let Some(bound) = self.bind_scalar(expr, &physical_scope, column.span, "a computed column") {
+                if let Some(bound) =
+                    self.bind_scalar(expr, &physical_scope, column.span, "a computed column")
+                {
                     computed.push((column, bound));
                 }
             }
@@ -189,13 +199,18 @@ impl Binder<'_> {
         let mut computed = computed.into_iter().peekable();
         for column in &table.columns {
             match &column.kind {
-                ColumnKind::Physical { .. } if seen.get(column.name.value.as_str()) == Some(&column.name.span) => {
+                ColumnKind::Physical { .. }
+                    if seen.get(column.name.value.as_str()) == Some(&column.name.span) =>
+                {
                     if let Some(c) = physical.next() {
                         ordered.push(c);
                     }
                 }
                 ColumnKind::Computed { .. } => {
-                    if computed.peek().is_some_and(|(c, _)| std::ptr::eq(*c, column)) {
+                    if computed
+                        .peek()
+                        .is_some_and(|(c, _)| std::ptr::eq(*c, column))
+                    {
                         let (c, bound) = computed.next().expect("peeked");
                         ordered.push(Column {
                             name: c.name.value.clone(),
@@ -217,10 +232,18 @@ impl Binder<'_> {
                 match position(&key.value) {
                     Some(i) if columns[i].computed.is_some() => self.error(Diagnostic::error(
                         key.span,
-                        format!("primary key column `{}` must be a physical column", key.value),
+                        format!(
+                            "primary key column `{}` must be a physical column",
+                            key.value
+                        ),
                     )),
                     Some(i) => primary_key.push(i),
-                    None => self.error(self.unknown_column_in_table(&key.value, key.span, &table.name.value, &columns)),
+                    None => self.error(self.unknown_column_in_table(
+                        &key.value,
+                        key.span,
+                        &table.name.value,
+                        &columns,
+                    )),
                 }
             }
         }
@@ -266,12 +289,16 @@ impl Binder<'_> {
         let connector = connectors::validate(self, table, &columns);
         let Some(connector) = connector else {
             // Keep the name so later statements do not report it as unknown.
-            self.names
-                .insert(table.name.value.clone(), (CatalogEntry::BrokenView, table.name.span));
+            self.names.insert(
+                table.name.value.clone(),
+                (CatalogEntry::BrokenView, table.name.span),
+            );
             return;
         };
-        self.names
-            .insert(table.name.value.clone(), (CatalogEntry::Table(id), table.name.span));
+        self.names.insert(
+            table.name.value.clone(),
+            (CatalogEntry::Table(id), table.name.span),
+        );
         self.job.tables.push(ir::Table {
             id,
             name: table.name.value.clone(),
@@ -283,8 +310,17 @@ impl Binder<'_> {
         });
     }
 
-    fn unknown_column_in_table(&self, name: &str, span: Span, table: &str, columns: &[Column]) -> Diagnostic {
-        let mut d = Diagnostic::error(span, format!("column `{name}` not found in table `{table}`"));
+    fn unknown_column_in_table(
+        &self,
+        name: &str,
+        span: Span,
+        table: &str,
+        columns: &[Column],
+    ) -> Diagnostic {
+        let mut d = Diagnostic::error(
+            span,
+            format!("column `{name}` not found in table `{table}`"),
+        );
         if let Some(s) = did_you_mean(name, columns.iter().map(|c| c.name.as_str())) {
             d = d.with_help(format!("did you mean `{s}`?"));
         }
@@ -311,8 +347,10 @@ impl Binder<'_> {
                                 rel.schema.len()
                             ),
                         ));
-                        self.names
-                            .insert(view.name.value.clone(), (CatalogEntry::BrokenView, view.name.span));
+                        self.names.insert(
+                            view.name.value.clone(),
+                            (CatalogEntry::BrokenView, view.name.span),
+                        );
                         return;
                     }
                     for (field, name) in rel.schema.iter_mut().zip(&view.columns) {
@@ -342,7 +380,10 @@ impl Binder<'_> {
             Some((CatalogEntry::View(_), _)) => {
                 self.error(Diagnostic::error(
                     insert.target.span,
-                    format!("cannot INSERT into view `{}`: only tables can be written", insert.target.value),
+                    format!(
+                        "cannot INSERT into view `{}`: only tables can be written",
+                        insert.target.value
+                    ),
                 ));
                 None
             }
@@ -371,7 +412,12 @@ impl Binder<'_> {
     /// Maps the query's columns onto the sink's physical columns (honouring a
     /// target column list), checks that each type is assignable as Flink allows,
     /// and adds the casts, so the result has exactly the sink's schema.
-    fn conform_to_sink(&mut self, insert: &ast::Insert, target: TableId, query: Rel) -> Option<Rel> {
+    fn conform_to_sink(
+        &mut self,
+        insert: &ast::Insert,
+        target: TableId,
+        query: Rel,
+    ) -> Option<Rel> {
         let table = self.job.table(target).clone();
         if insert.overwrite {
             if let ir::ConnectorKind::Print | ir::ConnectorKind::Blackhole = table.connector.kind {
@@ -427,9 +473,14 @@ impl Binder<'_> {
                     None => {
                         let mut d = Diagnostic::error(
                             name.span,
-                            format!("sink `{}` has no physical column `{}`", table.name, name.value),
+                            format!(
+                                "sink `{}` has no physical column `{}`",
+                                table.name, name.value
+                            ),
                         );
-                        if let Some(s) = did_you_mean(&name.value, sink.iter().map(|(_, c)| c.name.as_str())) {
+                        if let Some(s) =
+                            did_you_mean(&name.value, sink.iter().map(|(_, c)| c.name.as_str()))
+                        {
                             d = d.with_help(format!("did you mean `{s}`?"));
                         }
                         self.error(d);
@@ -560,16 +611,25 @@ impl ast::Insert {
 
 /// `[a: INT, b: STRING]`, like Flink's schema listings in errors.
 pub(crate) fn schema_text(fields: &[Field]) -> String {
-    let parts: Vec<String> = fields.iter().map(|f| format!("{}: {}", f.name, f.ty)).collect();
+    let parts: Vec<String> = fields
+        .iter()
+        .map(|f| format!("{}: {}", f.name, f.ty))
+        .collect();
     format!("[{}]", parts.join(", "))
 }
 
 fn duplicate_field(fields: &[Field], span: Span, what: &str) -> Option<Diagnostic> {
     let mut seen = HashSet::new();
-    fields.iter().find(|f| !seen.insert(f.name.as_str())).map(|f| {
-        Diagnostic::error(span, format!("duplicate column name `{}` in {what}", f.name))
+    fields
+        .iter()
+        .find(|f| !seen.insert(f.name.as_str()))
+        .map(|f| {
+            Diagnostic::error(
+                span,
+                format!("duplicate column name `{}` in {what}", f.name),
+            )
             .with_help("give the columns distinct aliases")
-    })
+        })
 }
 
 /// Wraps `expr` in a cast to `ty` unless it already has that type.

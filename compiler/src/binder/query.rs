@@ -6,13 +6,14 @@
 //! then stop without reporting that failure again.
 
 use sqlparser::ast::{
-    self as sql, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, JoinConstraint, JoinOperator,
-    LimitClause, OrderByKind, SelectItem, SetExpr, SetOperator, SetQuantifier, Spanned, TableFactor, Value,
+    self as sql, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, JoinConstraint,
+    JoinOperator, LimitClause, OrderByKind, SelectItem, SetExpr, SetOperator, SetQuantifier,
+    Spanned, TableFactor, Value,
 };
 
 use super::expr::{contains_aggregate, strip_spans, unsupported, ExprCx, Grouping};
 use super::scope::{Scope, ScopeColumn};
-use super::{cast_to_kind, CatalogEntry, Binder};
+use super::{cast_to_kind, Binder, CatalogEntry};
 use crate::diagnostics::{Diagnostic, Span};
 use crate::ir::{Expr, ExprKind, Field, JoinKind, Literal, Rel, RelKind, SortKey, WindowKind};
 use crate::types::{DataType, TypeKind};
@@ -28,10 +29,17 @@ impl Binder<'_> {
     /// Binds a query, reporting its errors; `None` if it did not bind.
     pub(crate) fn bind_query(&mut self, query: &sql::Query, fallback: Span) -> Option<Rel> {
         let span = self.span(query.span(), fallback);
-        if query.fetch.is_some() || !query.locks.is_empty() || query.for_clause.is_some() || query.settings.is_some()
-            || query.format_clause.is_some() || !query.pipe_operators.is_empty()
+        if query.fetch.is_some()
+            || !query.locks.is_empty()
+            || query.for_clause.is_some()
+            || query.settings.is_some()
+            || query.format_clause.is_some()
+            || !query.pipe_operators.is_empty()
         {
-            self.error(unsupported(span, "FETCH, FOR, SETTINGS, FORMAT and pipe clauses"));
+            self.error(unsupported(
+                span,
+                "FETCH, FOR, SETTINGS, FORMAT and pipe clauses",
+            ));
             return None;
         }
         let ctes_before = self.ctes.len();
@@ -133,7 +141,11 @@ impl Binder<'_> {
                     format!(
                         "column {} of UNION has incompatible types: {}",
                         c + 1,
-                        types.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" and ")
+                        types
+                            .iter()
+                            .map(|t| t.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" and ")
                     ),
                 ));
                 return None;
@@ -183,7 +195,10 @@ impl Binder<'_> {
         }
         let arity = rows[0].len();
         if rows.iter().any(|r| r.len() != arity) {
-            self.error(Diagnostic::error(span, "the rows of VALUES have different numbers of columns"));
+            self.error(Diagnostic::error(
+                span,
+                "the rows of VALUES have different numbers of columns",
+            ));
             return None;
         }
         let mut schema = Vec::new();
@@ -203,7 +218,12 @@ impl Binder<'_> {
         }
         let rows = rows
             .into_iter()
-            .map(|r| r.into_iter().zip(&schema).map(|(e, f)| cast_to_kind(e, f.ty.kind)).collect())
+            .map(|r| {
+                r.into_iter()
+                    .zip(&schema)
+                    .map(|(e, f)| cast_to_kind(e, f.ty.kind))
+                    .collect()
+            })
             .collect();
         Some(Rel {
             kind: RelKind::Values { rows },
@@ -274,14 +294,19 @@ impl Binder<'_> {
         let group_exprs: &[sql::Expr] = match &select.group_by {
             GroupByExpr::Expressions(exprs, modifiers) if modifiers.is_empty() => exprs,
             _ => {
-                self.error(unsupported(span, "GROUP BY ALL, ROLLUP, CUBE and GROUPING SETS"));
+                self.error(unsupported(
+                    span,
+                    "GROUP BY ALL, ROLLUP, CUBE and GROUPING SETS",
+                ));
                 return None;
             }
         };
         let grouped = !group_exprs.is_empty()
             || select.having.is_some()
             || select.projection.iter().any(|item| match item {
-                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => contains_aggregate(e),
+                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                    contains_aggregate(e)
+                }
                 _ => false,
             });
 
@@ -327,7 +352,10 @@ impl Binder<'_> {
         for g in group_exprs {
             if contains_aggregate(g) {
                 let gspan = self.span(g.span(), span);
-                self.error(Diagnostic::error(gspan, "aggregate functions are not allowed in GROUP BY"));
+                self.error(Diagnostic::error(
+                    gspan,
+                    "aggregate functions are not allowed in GROUP BY",
+                ));
                 ok = false;
                 continue;
             }
@@ -354,6 +382,7 @@ impl Binder<'_> {
             keys: keys.iter().cloned().map(strip_spans).collect(),
             args: Vec::new(),
             aggregates: Vec::new(),
+            has_group_by: !group_exprs.is_empty(),
         };
         let mut exprs = Vec::new();
         let mut names = Vec::new();
@@ -440,7 +469,9 @@ impl Binder<'_> {
             SelectItem::UnnamedExpr(e) => {
                 let name = match e {
                     sql::Expr::Identifier(i) => i.value.clone(),
-                    sql::Expr::CompoundIdentifier(parts) => parts.last().map_or_else(String::new, |i| i.value.clone()),
+                    sql::Expr::CompoundIdentifier(parts) => {
+                        parts.last().map_or_else(String::new, |i| i.value.clone())
+                    }
                     _ => format!("EXPR${position}"),
                 };
                 (e, name)
@@ -448,23 +479,37 @@ impl Binder<'_> {
             SelectItem::ExprWithAlias { expr, alias } => (expr, alias.value.clone()),
             SelectItem::Wildcard(options) | SelectItem::QualifiedWildcard(_, options) => {
                 let item_span = self.span(item.span(), span);
-                if options.opt_exclude.is_some() || options.opt_except.is_some() || options.opt_replace.is_some()
-                    || options.opt_rename.is_some() || options.opt_ilike.is_some()
+                if options.opt_exclude.is_some()
+                    || options.opt_except.is_some()
+                    || options.opt_replace.is_some()
+                    || options.opt_rename.is_some()
+                    || options.opt_ilike.is_some()
                 {
-                    return Err(unsupported(item_span, "`*` with EXCLUDE/EXCEPT/REPLACE/RENAME"));
+                    return Err(unsupported(
+                        item_span,
+                        "`*` with EXCLUDE/EXCEPT/REPLACE/RENAME",
+                    ));
                 }
                 let qualifier = match item {
-                    SelectItem::QualifiedWildcard(sql::SelectItemQualifiedWildcardKind::ObjectName(name), _) => {
-                        Some(name.to_string().trim_matches('`').to_string())
-                    }
+                    SelectItem::QualifiedWildcard(
+                        sql::SelectItemQualifiedWildcardKind::ObjectName(name),
+                        _,
+                    ) => Some(name.to_string().trim_matches('`').to_string()),
                     SelectItem::QualifiedWildcard(_, _) => {
                         return Err(unsupported(item_span, "this form of `*`"));
                     }
                     _ => None,
                 };
                 if let Some(q) = &qualifier {
-                    if !scope.columns.iter().any(|c| c.qualifier.as_deref() == Some(q.as_str())) {
-                        return Err(Diagnostic::error(item_span, format!("table `{q}` not found in this query")));
+                    if !scope
+                        .columns
+                        .iter()
+                        .any(|c| c.qualifier.as_deref() == Some(q.as_str()))
+                    {
+                        return Err(Diagnostic::error(
+                            item_span,
+                            format!("table `{q}` not found in this query"),
+                        ));
                     }
                 }
                 let mut out = Vec::new();
@@ -501,7 +546,10 @@ impl Binder<'_> {
                 return Ok(out);
             }
             SelectItem::ExprWithAliases { .. } => {
-                return Err(unsupported(self.span(item.span(), span), "multiple aliases"));
+                return Err(unsupported(
+                    self.span(item.span(), span),
+                    "multiple aliases",
+                ));
             }
         };
         let mut cx = ExprCx {
@@ -513,7 +561,11 @@ impl Binder<'_> {
         Ok(vec![(bound, name)])
     }
 
-    fn bind_table_with_joins(&mut self, twj: &sql::TableWithJoins, span: Span) -> Option<(Rel, Scope)> {
+    fn bind_table_with_joins(
+        &mut self,
+        twj: &sql::TableWithJoins,
+        span: Span,
+    ) -> Option<(Rel, Scope)> {
         let (mut rel, mut scope) = self.bind_table_factor(&twj.relation, span)?;
         for join in &twj.joins {
             let jspan = self.span(join.span(), span);
@@ -525,7 +577,10 @@ impl Binder<'_> {
                 JoinOperator::FullOuter(c) => (JoinKind::Full, Some(c)),
                 JoinOperator::CrossJoin(JoinConstraint::None) => (JoinKind::Inner, None),
                 other => {
-                    self.error(unsupported(jspan, &format!("this join (`{other:?}`)").replace("(JoinConstraint::None)", "")));
+                    self.error(unsupported(
+                        jspan,
+                        &format!("this join (`{other:?}`)").replace("(JoinConstraint::None)", ""),
+                    ));
                     return None;
                 }
             };
@@ -544,7 +599,10 @@ impl Binder<'_> {
                     self.report(bound)?
                 }
                 Some(JoinConstraint::None) => {
-                    self.error(Diagnostic::error(jspan, "a JOIN needs an ON condition").with_help("add ON left.key = right.key, or write CROSS JOIN"));
+                    self.error(
+                        Diagnostic::error(jspan, "a JOIN needs an ON condition")
+                            .with_help("add ON left.key = right.key, or write CROSS JOIN"),
+                    );
                     return None;
                 }
                 Some(_) => {
@@ -557,14 +615,24 @@ impl Binder<'_> {
                     .columns
                     .into_iter()
                     .map(|c| nullable_column(c, left_nullable))
-                    .chain(right_scope.columns.into_iter().map(|c| nullable_column(c, right_nullable)))
+                    .chain(
+                        right_scope
+                            .columns
+                            .into_iter()
+                            .map(|c| nullable_column(c, right_nullable)),
+                    )
                     .collect(),
             };
             let schema = rel
                 .schema
                 .iter()
                 .map(|f| nullable_field(f, left_nullable))
-                .chain(right.schema.iter().map(|f| nullable_field(f, right_nullable)))
+                .chain(
+                    right
+                        .schema
+                        .iter()
+                        .map(|f| nullable_field(f, right_nullable)),
+                )
                 .collect();
             rel = Rel {
                 kind: RelKind::Join {
@@ -596,16 +664,32 @@ impl Binder<'_> {
                 ..
             } => {
                 if args.is_some() {
-                    self.error(unsupported(span, "table functions in FROM (other than TABLE(TUMBLE/HOP/CUMULATE(...)))"));
+                    self.error(unsupported(
+                        span,
+                        "table functions in FROM (other than TABLE(TUMBLE/HOP/CUMULATE(...)))",
+                    ));
                     return None;
                 }
-                if !with_hints.is_empty() || version.is_some() || *with_ordinality || !partitions.is_empty() || sample.is_some() {
-                    self.error(unsupported(span, "table hints, versions, partitions and samples"));
+                if !with_hints.is_empty()
+                    || version.is_some()
+                    || *with_ordinality
+                    || !partitions.is_empty()
+                    || sample.is_some()
+                {
+                    self.error(unsupported(
+                        span,
+                        "table hints, versions, partitions and samples",
+                    ));
                     return None;
                 }
                 let parts: Vec<&sql::Ident> = name.0.iter().filter_map(|p| p.as_ident()).collect();
                 let [ident] = parts.as_slice() else {
-                    self.error(Diagnostic::error(span, format!("qualified table names (`{name}`) are not supported; use the bare name")));
+                    self.error(Diagnostic::error(
+                        span,
+                        format!(
+                            "qualified table names (`{name}`) are not supported; use the bare name"
+                        ),
+                    ));
                     return None;
                 };
                 let name_span = self.span(ident.span, span);
@@ -629,7 +713,10 @@ impl Binder<'_> {
                 let (rel, qualifier) = self.bind_window_tvf(expr, span)?;
                 (rel, qualifier, alias.as_ref())
             }
-            TableFactor::NestedJoin { table_with_joins, alias } => {
+            TableFactor::NestedJoin {
+                table_with_joins,
+                alias,
+            } => {
                 let (rel, scope) = self.bind_table_with_joins(table_with_joins, span)?;
                 if alias.is_some() {
                     self.error(unsupported(span, "an alias on a parenthesized join"));
@@ -753,7 +840,10 @@ impl Binder<'_> {
             }
         };
         let FunctionArguments::List(list) = &function.args else {
-            self.error(Diagnostic::error(span, format!("{name} needs arguments: ({name}(TABLE t, DESCRIPTOR(time_col), ...))")));
+            self.error(Diagnostic::error(
+                span,
+                format!("{name} needs arguments: ({name}(TABLE t, DESCRIPTOR(time_col), ...))"),
+            ));
             return None;
         };
         let args: Vec<&sql::Expr> = list
@@ -764,7 +854,10 @@ impl Binder<'_> {
                 _ => None,
             })
             .collect();
-        if args.len() != list.args.len() || args.len() < 2 || !interval_args.contains(&(args.len() - 2)) {
+        if args.len() != list.args.len()
+            || args.len() < 2
+            || !interval_args.contains(&(args.len() - 2))
+        {
             self.error(Diagnostic::error(
                 span,
                 format!(
@@ -780,33 +873,51 @@ impl Binder<'_> {
             return None;
         }
         let (input, qualifier) = match args[0] {
-            sql::Expr::Prefixed { prefix, value } if prefix.value == crate::parser::dialect::TABLE_ARGUMENT_PREFIX => {
+            sql::Expr::Prefixed { prefix, value }
+                if prefix.value == crate::parser::dialect::TABLE_ARGUMENT_PREFIX =>
+            {
                 let sql::Expr::Identifier(ident) = value.as_ref() else {
-                    self.error(Diagnostic::error(span, "use a bare table name in TABLE ..."));
+                    self.error(Diagnostic::error(
+                        span,
+                        "use a bare table name in TABLE ...",
+                    ));
                     return None;
                 };
                 let ispan = self.span(ident.span, span);
-                (self.resolve_relation(&ident.value, ispan)?, ident.value.clone())
+                (
+                    self.resolve_relation(&ident.value, ispan)?,
+                    ident.value.clone(),
+                )
             }
             other => {
                 let ospan = self.span(other.span(), span);
-                self.error(Diagnostic::error(ospan, format!("the first argument of {name} must be `TABLE name`")));
+                self.error(Diagnostic::error(
+                    ospan,
+                    format!("the first argument of {name} must be `TABLE name`"),
+                ));
                 return None;
             }
         };
         let descriptor_column = match args[1] {
-            sql::Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("DESCRIPTOR") => match &f.args {
-                FunctionArguments::List(l) => match l.args.as_slice() {
-                    [FunctionArg::Unnamed(FunctionArgExpr::Expr(sql::Expr::Identifier(i)))] => Some(i.clone()),
+            sql::Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("DESCRIPTOR") => {
+                match &f.args {
+                    FunctionArguments::List(l) => match l.args.as_slice() {
+                        [FunctionArg::Unnamed(FunctionArgExpr::Expr(sql::Expr::Identifier(i)))] => {
+                            Some(i.clone())
+                        }
+                        _ => None,
+                    },
                     _ => None,
-                },
-                _ => None,
-            },
+                }
+            }
             _ => None,
         };
         let Some(time_ident) = descriptor_column else {
             let dspan = self.span(args[1].span(), span);
-            self.error(Diagnostic::error(dspan, format!("the second argument of {name} must be DESCRIPTOR(time_column)")));
+            self.error(Diagnostic::error(
+                dspan,
+                format!("the second argument of {name} must be DESCRIPTOR(time_column)"),
+            ));
             return None;
         };
         let tspan = self.span(time_ident.span, span);
@@ -818,7 +929,10 @@ impl Binder<'_> {
                 return None;
             }
         };
-        if !matches!(time_type.kind, TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_)) {
+        if !matches!(
+            time_type.kind,
+            TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_)
+        ) {
             self.error(Diagnostic::error(
                 tspan,
                 format!(
@@ -837,13 +951,25 @@ impl Binder<'_> {
             match self.report(bound)?.kind {
                 ExprKind::Literal(Literal::IntervalMillis(ms)) => millis.push((ms, aspan)),
                 _ => {
-                    self.error(Diagnostic::error(aspan, format!("{name} sizes must be INTERVAL ... DAY/HOUR/MINUTE/SECOND literals")));
+                    self.error(Diagnostic::error(
+                        aspan,
+                        format!(
+                            "{name} sizes must be INTERVAL ... DAY/HOUR/MINUTE/SECOND literals"
+                        ),
+                    ));
                     return None;
                 }
             }
         }
-        if let Some((_, s)) = millis.iter().take(interval_args.start().to_owned()).find(|(ms, _)| *ms <= 0) {
-            self.error(Diagnostic::error(*s, format!("{name} sizes must be positive")));
+        if let Some((_, s)) = millis
+            .iter()
+            .take(interval_args.start().to_owned())
+            .find(|(ms, _)| *ms <= 0)
+        {
+            self.error(Diagnostic::error(
+                *s,
+                format!("{name} sizes must be positive"),
+            ));
             return None;
         }
         let offset = |i: usize| millis.get(i).map_or(0, |m| m.0);
@@ -857,7 +983,10 @@ impl Binder<'_> {
                 if size % step != 0 {
                     self.error(Diagnostic::error(
                         millis[1].1,
-                        format!("the {name} size must be an integral multiple of its {}", if name == "HOP" { "slide" } else { "step" }),
+                        format!(
+                            "the {name} size must be an integral multiple of its {}",
+                            if name == "HOP" { "slide" } else { "step" }
+                        ),
                     ));
                     return None;
                 }
@@ -932,11 +1061,18 @@ impl Binder<'_> {
             let nulls_first = item.options.nulls_first.unwrap_or(!descending);
             let column = match &item.expr {
                 sql::Expr::Value(v) if matches!(v.value, Value::Number(..)) => {
-                    let Value::Number(n, _) = &v.value else { unreachable!() };
+                    let Value::Number(n, _) = &v.value else {
+                        unreachable!()
+                    };
                     match n.parse::<usize>() {
                         Ok(k) if k >= 1 && k <= arity => k - 1,
                         _ => {
-                            self.error(Diagnostic::error(ispan, format!("ORDER BY position {n} is not in the SELECT list (1..{arity})")));
+                            self.error(Diagnostic::error(
+                                ispan,
+                                format!(
+                                    "ORDER BY position {n} is not in the SELECT list (1..{arity})"
+                                ),
+                            ));
                             return None;
                         }
                     }
@@ -1007,7 +1143,11 @@ impl Binder<'_> {
 
     fn bind_limit(&mut self, limit: &LimitClause, input: Rel, span: Span) -> Option<Rel> {
         let (limit, offset) = match limit {
-            LimitClause::LimitOffset { limit, offset, limit_by } => {
+            LimitClause::LimitOffset {
+                limit,
+                offset,
+                limit_by,
+            } => {
                 if !limit_by.is_empty() {
                     self.error(unsupported(span, "LIMIT BY"));
                     return None;
@@ -1024,15 +1164,24 @@ impl Binder<'_> {
                 None => Ok(None),
                 Some(sql::Expr::Value(v)) => match &v.value {
                     Value::Number(n, _) => n.parse::<u64>().map(Some).map_err(|_| {
-                        self.error(Diagnostic::error(span, format!("{what} must be a non-negative integer, found {n}")));
+                        self.error(Diagnostic::error(
+                            span,
+                            format!("{what} must be a non-negative integer, found {n}"),
+                        ));
                     }),
                     _ => {
-                        self.error(Diagnostic::error(span, format!("{what} must be an integer literal")));
+                        self.error(Diagnostic::error(
+                            span,
+                            format!("{what} must be an integer literal"),
+                        ));
                         Err(())
                     }
                 },
                 Some(_) => {
-                    self.error(Diagnostic::error(span, format!("{what} must be an integer literal")));
+                    self.error(Diagnostic::error(
+                        span,
+                        format!("{what} must be an integer literal"),
+                    ));
                     Err(())
                 }
             }
@@ -1090,13 +1239,21 @@ fn true_literal(span: Span) -> Expr {
 /// A relation with one row and no columns: the input of `SELECT` without FROM.
 fn one_row(span: Span) -> Rel {
     Rel {
-        kind: RelKind::Values { rows: vec![Vec::new()] },
+        kind: RelKind::Values {
+            rows: vec![Vec::new()],
+        },
         schema: Vec::new(),
         span,
     }
 }
 
-fn cross_join(left: Rel, left_scope: Scope, right: Rel, right_scope: Scope, span: Span) -> (Rel, Scope) {
+fn cross_join(
+    left: Rel,
+    left_scope: Scope,
+    right: Rel,
+    right_scope: Scope,
+    span: Span,
+) -> (Rel, Scope) {
     let schema = left.schema.iter().chain(&right.schema).cloned().collect();
     (
         Rel {
@@ -1172,7 +1329,12 @@ fn distinct_of(input: Rel) -> Rel {
 
 /// Casts each column of `rel` to the kind in `schema` (a projection if any differs).
 fn conform(rel: Rel, schema: &[Field]) -> Rel {
-    if rel.schema.iter().zip(schema).all(|(a, b)| a.ty.kind == b.ty.kind) {
+    if rel
+        .schema
+        .iter()
+        .zip(schema)
+        .all(|(a, b)| a.ty.kind == b.ty.kind)
+    {
         return rel;
     }
     let span = rel.span;

@@ -58,7 +58,8 @@ impl Scope {
                             .filter_map(|&i| self.columns[i].qualifier.clone())
                             .map(|q| format!("`{q}.{name}`"))
                             .collect();
-                        let mut d = Diagnostic::error(*span, format!("column `{name}` is ambiguous"));
+                        let mut d =
+                            Diagnostic::error(*span, format!("column `{name}` is ambiguous"));
                         if !qualifiers.is_empty() {
                             d = d.with_help(format!("qualify it: {}", qualifiers.join(" or ")));
                         }
@@ -67,10 +68,20 @@ impl Scope {
                 }
             }
             [(qualifier, qspan), (name, span)] => {
-                if !self.columns.iter().any(|c| c.qualifier.as_deref() == Some(*qualifier)) {
-                    let mut d = Diagnostic::error(*qspan, format!("table `{qualifier}` not found in this query"));
-                    let mut qualifiers: Vec<&str> =
-                        self.columns.iter().filter_map(|c| c.qualifier.as_deref()).collect();
+                if !self
+                    .columns
+                    .iter()
+                    .any(|c| c.qualifier.as_deref() == Some(*qualifier))
+                {
+                    let mut d = Diagnostic::error(
+                        *qspan,
+                        format!("table `{qualifier}` not found in this query"),
+                    );
+                    let mut qualifiers: Vec<&str> = self
+                        .columns
+                        .iter()
+                        .filter_map(|c| c.qualifier.as_deref())
+                        .collect();
                     qualifiers.dedup();
                     if let Some(s) = did_you_mean(qualifier, qualifiers.iter().copied()) {
                         d = d.with_help(format!("did you mean `{s}`?"));
@@ -102,7 +113,10 @@ impl Scope {
                 let text: Vec<&str> = parts.iter().map(|p| p.0).collect();
                 Err(Diagnostic::error(
                     span,
-                    format!("`{}`: nested or catalog-qualified column references are not supported", text.join(".")),
+                    format!(
+                        "`{}`: nested or catalog-qualified column references are not supported",
+                        text.join(".")
+                    ),
                 ))
             }
         }
@@ -116,7 +130,9 @@ impl Scope {
             .map(|c| c.name.as_str());
         let message = match qualifier {
             Some(q) => format!("column `{name}` not found in table `{q}`"),
-            None if self.columns.is_empty() => format!("column `{name}` not found: the query has no FROM clause"),
+            None if self.columns.is_empty() => {
+                format!("column `{name}` not found: the query has no FROM clause")
+            }
             None => format!("column `{name}` not found in any table of the FROM clause"),
         };
         let mut d = Diagnostic::error(span, message);
