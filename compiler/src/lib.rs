@@ -1,9 +1,12 @@
 //! stmtc: compiles an Apache Flink SQL statement set into a native Rust program.
 //!
-//! The pipeline, one pass per module, runs in [`check`]:
+//! The pipeline, one pass per module:
 //! `parser` (job file -> statements) -> `binder` (catalog, names, types ->
-//! bound statement set, `ir`). The public API is the entry points below and
-//! the diagnostics they return; the IR stays crate-private.
+//! bound statement set, `ir`) -> `plan::lower` (one DAG, shared subtrees
+//! merged) -> `plan::passes::optimize` (rewrites) -> `plan::explain`.
+//! [`check`] runs the first two, [`explain`] all of them. The public API is
+//! these entry points and the diagnostics they return; the IR stays
+//! crate-private.
 
 pub mod diagnostics;
 
@@ -12,6 +15,7 @@ mod functions;
 mod ir;
 mod ir_print;
 mod parser;
+mod plan;
 mod types;
 mod typing;
 
@@ -123,5 +127,78 @@ fn guarded<T>(pass: impl FnOnce() -> T) -> Result<T, Diagnostic> {
             format!("internal error in stmtc while processing this statement: {what}"),
         )
         .with_note("this is a bug in stmtc, not in the job; please report it with the job file")
+    })
+}
+
+/// Output formats of [`explain`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExplainFormat {
+    Text,
+    Json,
+    Dot,
+    Mermaid,
+}
+
+/// What [`explain`] prints.
+#[derive(Clone, Debug)]
+pub struct ExplainOptions {
+    pub format: ExplainFormat,
+    /// Per-node changelog mode (`[I]`: insert-only, as every batch node is).
+    pub changelog: bool,
+    /// Per-node estimated row counts.
+    pub cost: bool,
+    /// Where relative source paths resolve (for size-based estimates).
+    pub base_dir: std::path::PathBuf,
+}
+
+/// Checks a job and prints its merged, optimized plan. `trace` receives the
+/// plan text after lowering and after each rewrite that changed it.
+pub fn explain(
+    file: SourceFile,
+    options: &ExplainOptions,
+    trace: Option<&mut dyn FnMut(&str, &str)>,
+) -> Result<String, Checked> {
+    let mut checked = check(file);
+    let Some(job) = checked.job.take() else {
+        return Err(checked);
+    };
+    let file = checked.file.clone();
+    let details = plan::explain::Details {
+        changelog: options.changelog,
+        cost: options.cost,
+    };
+    let result = guarded(|| {
+        let mut plan = plan::lower(job);
+        let mut noop = |_: &str, _: &str| {};
+        let trace: &mut dyn FnMut(&str, &str) = match trace {
+            Some(t) => t,
+            None => &mut noop,
+        };
+        plan.compact();
+        trace(
+            "lowering",
+            &plan::explain::text(&plan, &file, plan::explain::Details::default(), Vec::new()),
+        );
+        let plan = plan::passes::optimize(plan, &mut |pass, p| {
+            trace(
+                pass,
+                &plan::explain::text(p, &file, plan::explain::Details::default(), Vec::new()),
+            )
+        });
+        let rows = if options.cost {
+            plan::cost::estimate_rows(&plan, &options.base_dir)
+        } else {
+            Vec::new()
+        };
+        match options.format {
+            ExplainFormat::Text => plan::explain::text(&plan, &file, details, rows),
+            ExplainFormat::Json => plan::explain::json(&plan, &file, details, rows),
+            ExplainFormat::Dot => plan::explain::dot(&plan, details, rows),
+            ExplainFormat::Mermaid => plan::explain::mermaid(&plan, details, rows),
+        }
+    });
+    result.map_err(|d| {
+        checked.diagnostics.push(d);
+        checked
     })
 }

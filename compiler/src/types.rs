@@ -225,11 +225,15 @@ pub fn from_sql(data_type: &sqlparser::ast::DataType) -> Result<TypeKind, String
             ExactNumberInfo::Precision(p) => (p, 0),
             ExactNumberInfo::PrecisionAndScale(p, s) => (p, s.max(-1) as u64),
         };
-        if precision == 0 || precision > u64::from(MAX_DECIMAL_PRECISION) {
-            return Err(format!(
-                "DECIMAL precision must be between 1 and {MAX_DECIMAL_PRECISION}, found {precision}"
-            ));
+        if precision == 0 {
+            return Err("DECIMAL precision must be at least 1".to_string());
         }
+        // Flink silently caps the precision at 38 (DECIMAL(40, 2) is
+        // DECIMAL(38, 2)); the parser warns about it.
+        let (precision, scale) = (
+            precision.min(u64::from(MAX_DECIMAL_PRECISION)),
+            scale.min(u64::from(MAX_DECIMAL_PRECISION)),
+        );
         if scale > precision || matches!(*info, ExactNumberInfo::PrecisionAndScale(_, s) if s < 0) {
             return Err(format!(
                 "DECIMAL scale must be between 0 and the precision ({precision})"

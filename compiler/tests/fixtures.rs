@@ -1,7 +1,8 @@
 //! Data-driven tests over `fixtures/`: every `fixtures/<case>/job.sql` is
 //! checked; `error_*` cases must report errors (their rendered diagnostics are
 //! the `@errors` snapshot), every other case must check cleanly (its bound
-//! statement set is the `@bound` snapshot). Snapshots live in `snapshots/`.
+//! statement set is the `@bound` snapshot) and explain (the `@plan` text and
+//! `@plan_json` snapshots). Snapshots live in `snapshots/`.
 
 use std::path::{Path, PathBuf};
 
@@ -23,6 +24,85 @@ fn check_fixture(path: &Path) -> (String, stmtc::Checked) {
     let text = std::fs::read_to_string(path).expect("read job.sql");
     let file = SourceFile::new(format!("fixtures/{case}/job.sql"), text);
     (case, stmtc::check(file))
+}
+
+/// Explains a fixture with every detail, sizes taken from its own folder.
+fn explain(path: &Path, format: stmtc::ExplainFormat) -> String {
+    let (_, checked) = check_fixture(path);
+    let options = stmtc::ExplainOptions {
+        format,
+        changelog: true,
+        cost: true,
+        base_dir: path.parent().expect("fixture folder").to_path_buf(),
+    };
+    match stmtc::explain(checked.file, &options, None) {
+        Ok(plan) => plan,
+        Err(checked) => panic!("{}", checked.render_diagnostics(false)),
+    }
+}
+
+fn valid_fixtures() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(workspace().join("fixtures"))
+        .expect("fixtures/")
+        .map(|e| e.expect("entry").path())
+        .filter(|d| {
+            d.join("job.sql").exists()
+                && !d
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .starts_with("error_")
+        })
+        .map(|d| d.join("job.sql"))
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// The product's promise: each source table is scanned exactly once per job,
+/// whatever different INSERTs do with it.
+#[test]
+fn every_source_is_scanned_once() {
+    for path in valid_fixtures() {
+        let json: serde_json::Value =
+            serde_json::from_str(&explain(&path, stmtc::ExplainFormat::Json)).expect("plan JSON");
+        let mut scans: Vec<&str> = json["nodes"]
+            .as_array()
+            .expect("nodes")
+            .iter()
+            .filter(|n| n["type"] == "scan_1")
+            .map(|n| n["table"].as_str().expect("table"))
+            .collect();
+        let total = scans.len();
+        scans.sort();
+        scans.dedup();
+        assert_eq!(
+            total,
+            scans.len(),
+            "{}: a table is scanned twice: {scans:?}",
+            path.display()
+        );
+    }
+}
+
+/// The same job explains to the same bytes every time, in every format.
+#[test]
+fn explain_is_deterministic() {
+    for path in valid_fixtures() {
+        for format in [
+            stmtc::ExplainFormat::Text,
+            stmtc::ExplainFormat::Json,
+            stmtc::ExplainFormat::Dot,
+            stmtc::ExplainFormat::Mermaid,
+        ] {
+            assert_eq!(
+                explain(&path, format),
+                explain(&path, format),
+                "{}",
+                path.display()
+            );
+        }
+    }
 }
 
 #[test]
@@ -64,6 +144,12 @@ fn check_fixtures() {
                         checked.render_diagnostics(false)
                     );
                     insta::assert_snapshot!(format!("{case}@bound"), checked.bound_text());
+                    let text = explain(path, stmtc::ExplainFormat::Text);
+                    insta::assert_snapshot!(format!("{case}@plan"), text);
+                    insta::assert_snapshot!(
+                        format!("{case}@plan_json"),
+                        explain(path, stmtc::ExplainFormat::Json)
+                    );
                 }
             })
         }));

@@ -50,6 +50,13 @@ def extract(stderr):
         top, root = key_of(blocks[0]), key_of(blocks[-1])
         blocks = [blocks[0]] + [b for b in blocks[1:-1] if key_of(b) not in top and key_of(b) not in root] \
             + [blocks[-1]]
+    # a cause that repeats the top block's continuation lines ("Was expecting one of: ...")
+    # keeps only its own first line
+    if len(blocks) > 1:
+        top_rest = set(l for l in blocks[0][1:] if l.strip())
+        for b in blocks[1:]:
+            if len(b) > 1 and all((l in top_rest) or not l.strip() for l in b[1:]):
+                del b[1:]
     out, seen = [], set()
     for b in blocks:
         while b and not b[-1].strip():

@@ -393,10 +393,15 @@ impl Binder<'_> {
                     crate::types::from_sql(data_type).map_err(|m| Diagnostic::error(span, m))?;
                 let target = DataType::new(target, e.ty.nullable || try_cast);
                 if !typing::can_cast(&e.ty, &target) {
-                    return Err(Diagnostic::error(
-                        span,
-                        format!("cannot cast {} to {}", e.ty, target.kind),
-                    ));
+                    let mut d =
+                        Diagnostic::error(span, format!("cannot cast {} to {}", e.ty, target.kind));
+                    if e.ty.is_numeric() && matches!(target.kind, TypeKind::Timestamp(_)) {
+                        d = d.with_help("for epoch seconds, use TO_TIMESTAMP(FROM_UNIXTIME(seconds)) as Flink recommends");
+                    } else if e.ty.kind.is_timestamp() && target.is_numeric() {
+                        d = d
+                            .with_help("for epoch seconds, use UNIX_TIMESTAMP(CAST(ts AS STRING))");
+                    }
+                    return Err(d);
                 }
                 if e.ty.kind == target.kind && !try_cast {
                     return Ok(e);
@@ -641,6 +646,11 @@ impl Binder<'_> {
             other => return Err(unsupported(span, &format!("the operator `{other}`"))),
         };
         let arith_op = arith_op.expect("arithmetic");
+        if matches!(arith_op, ArithOp::Divide | ArithOp::Modulo) && is_zero_literal(&r) {
+            return Err(Diagnostic::error(span, "division by zero").with_note(
+                "Flink evaluates constant expressions while planning and fails the job",
+            ));
+        }
         let ty =
             typing::arithmetic(arith_op, &l.ty, &r.ty).map_err(|m| Diagnostic::error(span, m))?;
         let (l, r) = match ty.kind {
@@ -1113,6 +1123,16 @@ fn function_error(name: &str, types: &[DataType], e: FunctionError, span: Span) 
 
 pub(crate) fn unsupported(span: Span, what: &str) -> Diagnostic {
     Diagnostic::error(span, format!("{what} is not supported by stmtc yet"))
+}
+
+fn is_zero_literal(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Literal(Literal::Integer(0)) => true,
+        ExprKind::Literal(Literal::Decimal(d)) => {
+            d.chars().all(|c| matches!(c, '0' | '.' | '-' | '+'))
+        }
+        _ => false,
+    }
 }
 
 fn expect_boolean(e: Expr, op: &str) -> BResult<Expr> {

@@ -14,6 +14,8 @@ mod literals;
 mod query;
 mod scope;
 
+pub(crate) use expr::{map_children, strip_spans, visit};
+
 use std::collections::{BTreeMap, HashSet};
 
 use crate::diagnostics::{did_you_mean, Diagnostic, Diagnostics, SourceFile, Span};

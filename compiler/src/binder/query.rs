@@ -769,7 +769,23 @@ impl Binder<'_> {
             return Some(rel.clone());
         }
         match self.names.get(name).map(|(entry, _)| *entry) {
-            Some(CatalogEntry::Table(id)) => Some(self.scan(id, span)),
+            Some(CatalogEntry::Table(id)) => {
+                let table = self.job.table(id);
+                if table.connector.kind == crate::ir::ConnectorKind::Datagen
+                    && !table.connector.options.contains_key("number-of-rows")
+                {
+                    let d = Diagnostic::error(
+                        span,
+                        format!(
+                            "datagen table `{name}` is unbounded: stmtc runs bounded (batch) jobs"
+                        ),
+                    )
+                    .with_help("set 'number-of-rows' in its WITH options");
+                    self.error(d);
+                    return None;
+                }
+                Some(self.scan(id, span))
+            }
             Some(CatalogEntry::View(i)) => {
                 let mut rel = self.job.views[i].query.clone();
                 rel.span = span;

@@ -420,6 +420,17 @@ impl FrontEnd<'_> {
             .parse_data_type()
             .map_err(|e| self.error_of(e))?;
         let span = start.to(self.previous_span());
+        use sqlparser::ast::{DataType as T, ExactNumberInfo as P};
+        if let T::Decimal(P::Precision(p) | P::PrecisionAndScale(p, _))
+        | T::Numeric(P::Precision(p) | P::PrecisionAndScale(p, _)) = &data_type
+        {
+            if *p > u64::from(types::MAX_DECIMAL_PRECISION) {
+                self.diags.push(Diagnostic::warning(
+                    span,
+                    format!("DECIMAL precision {p} is above Flink's maximum of 38; Flink uses 38 instead"),
+                ));
+            }
+        }
         types::from_sql(&data_type)
             .map(|kind| (kind, span))
             .map_err(|msg| Diagnostic::error(span, msg))

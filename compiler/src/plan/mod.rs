@@ -1,0 +1,389 @@
+//! The merged plan: one DAG for the whole statement set.
+//!
+//! Nodes live in an arena and are created only through [`Plan::intern`],
+//! which looks a node up by its structure (spans and column names excluded):
+//! the same subtree written in two INSERTs, or reached through a view, is one
+//! node with several consumers. Inputs always have smaller ids than their
+//! consumers, so id order is a topological order. Nondeterministic nodes
+//! (`RAND()`, `CURRENT_TIMESTAMP`) are never merged.
+//!
+//! `lower.rs` builds the DAG from the bound statement set; each rewrite is a
+//! file of its own (`passes.rs` lists them); `explain.rs` prints the plan.
+
+pub(crate) mod cost;
+pub(crate) mod explain;
+mod lower;
+pub(crate) mod passes;
+mod rewrite;
+mod verify;
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::diagnostics::Span;
+use crate::ir::{
+    AggregateCall, BoundJob, Expr, ExprKind, Field, JoinKind, SortKey, TableId, WindowKind,
+};
+
+pub(crate) use lower::lower;
+
+/// A plan node's id, printed `#3` as explain prints it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct NodeId(pub u32);
+
+impl NodeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum NodeKind {
+    /// Reads a source table once: the physical columns `columns` (positions
+    /// in the table's physical columns), keeping rows where `filter` (over the
+    /// read columns) is TRUE. The filter holds only what every consumer of the
+    /// scan applies.
+    Scan {
+        table: TableId,
+        columns: Vec<usize>,
+        filter: Option<Expr>,
+    },
+    Values {
+        rows: Vec<Vec<Expr>>,
+    },
+    /// Keeps rows of `input` where `filter` is TRUE, then computes `projections`.
+    Calc {
+        input: NodeId,
+        projections: Vec<Expr>,
+        filter: Option<Expr>,
+    },
+    /// Output: the group columns, then one column per aggregate call.
+    Aggregate {
+        input: NodeId,
+        group: Vec<usize>,
+        aggregates: Vec<AggregateCall>,
+    },
+    /// Equi-join on `left_keys[i] = right_keys[i]`, then `residual` over the
+    /// concatenated row; output is left columns then right columns.
+    Join {
+        kind: JoinKind,
+        left: NodeId,
+        right: NodeId,
+        left_keys: Vec<usize>,
+        right_keys: Vec<usize>,
+        residual: Option<Expr>,
+    },
+    Union {
+        inputs: Vec<NodeId>,
+    },
+    Sort {
+        input: NodeId,
+        keys: Vec<SortKey>,
+        offset: Option<u64>,
+        limit: Option<u64>,
+    },
+    /// Window TVF: input columns plus window_start, window_end, window_time.
+    Window {
+        input: NodeId,
+        window: WindowKind,
+        time_column: usize,
+    },
+    Sink {
+        input: NodeId,
+        table: TableId,
+        overwrite: bool,
+        /// Position of the INSERT in the job file (sinks never merge).
+        statement: usize,
+    },
+}
+
+impl NodeKind {
+    pub fn inputs(&self) -> Vec<NodeId> {
+        match self {
+            NodeKind::Scan { .. } | NodeKind::Values { .. } => Vec::new(),
+            NodeKind::Calc { input, .. }
+            | NodeKind::Aggregate { input, .. }
+            | NodeKind::Sort { input, .. }
+            | NodeKind::Window { input, .. }
+            | NodeKind::Sink { input, .. } => vec![*input],
+            NodeKind::Join { left, right, .. } => vec![*left, *right],
+            NodeKind::Union { inputs } => inputs.clone(),
+        }
+    }
+
+    pub fn inputs_mut(&mut self) -> Vec<&mut NodeId> {
+        match self {
+            NodeKind::Scan { .. } | NodeKind::Values { .. } => Vec::new(),
+            NodeKind::Calc { input, .. }
+            | NodeKind::Aggregate { input, .. }
+            | NodeKind::Sort { input, .. }
+            | NodeKind::Window { input, .. }
+            | NodeKind::Sink { input, .. } => vec![input],
+            NodeKind::Join { left, right, .. } => vec![left, right],
+            NodeKind::Union { inputs } => inputs.iter_mut().collect(),
+        }
+    }
+
+    /// The versioned type name used by the JSON plan (`calc_1`).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            NodeKind::Scan { .. } => "scan_1",
+            NodeKind::Values { .. } => "values_1",
+            NodeKind::Calc { .. } => "calc_1",
+            NodeKind::Aggregate { .. } => "aggregate_1",
+            NodeKind::Join { .. } => "join_1",
+            NodeKind::Union { .. } => "union_1",
+            NodeKind::Sort { .. } => "sort_1",
+            NodeKind::Window { .. } => "window_1",
+            NodeKind::Sink { .. } => "sink_1",
+        }
+    }
+
+    /// Every expression of the node, for analyses.
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            NodeKind::Scan { filter, .. } => filter.iter().collect(),
+            NodeKind::Values { rows } => rows.iter().flatten().collect(),
+            NodeKind::Calc {
+                projections,
+                filter,
+                ..
+            } => projections.iter().chain(filter.iter()).collect(),
+            NodeKind::Join { residual, .. } => residual.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub kind: NodeKind,
+    pub schema: Vec<Field>,
+    /// Where the SQL that produced this node was written (all merged copies).
+    pub provenance: Vec<Span>,
+    /// Nodes with a nondeterministic expression get a unique salt so that
+    /// interning never merges them.
+    salt: u32,
+}
+
+/// The DAG of a whole job.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    pub job: BoundJob,
+    pub nodes: Vec<Node>,
+    /// Sink nodes in INSERT order.
+    pub sinks: Vec<NodeId>,
+    index: HashMap<(NodeKind, Vec<crate::types::DataType>, u32), NodeId>,
+    next_salt: u32,
+}
+
+impl Plan {
+    pub fn new(job: BoundJob) -> Plan {
+        Plan {
+            job,
+            nodes: Vec::new(),
+            sinks: Vec::new(),
+            index: HashMap::new(),
+            next_salt: 1,
+        }
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    /// Returns the node with this structure, creating it if it is new.
+    /// Spans are stripped from expressions for the lookup (they go to
+    /// `provenance`), and column names do not count: only types do.
+    pub fn intern(
+        &mut self,
+        mut kind: NodeKind,
+        schema: Vec<Field>,
+        provenance: &[Span],
+    ) -> NodeId {
+        strip_kind_spans(&mut kind);
+        let salt = if kind.exprs().iter().any(|e| !is_deterministic(e)) {
+            self.next_salt += 1;
+            self.next_salt
+        } else {
+            0
+        };
+        let key = (kind, schema.iter().map(|f| f.ty).collect::<Vec<_>>(), salt);
+        if let Some(&id) = self.index.get(&key) {
+            let node = &mut self.nodes[id.index()];
+            for span in provenance {
+                if !node.provenance.contains(span) {
+                    node.provenance.push(*span);
+                }
+            }
+            return id;
+        }
+        let id = NodeId(self.nodes.len() as u32);
+        self.nodes.push(Node {
+            kind: key.0.clone(),
+            schema,
+            provenance: provenance.to_vec(),
+            salt,
+        });
+        self.index.insert(key, id);
+        id
+    }
+
+    /// How many consumers (edges) each node has.
+    pub fn consumer_counts(&self) -> Vec<usize> {
+        let mut counts = vec![0; self.nodes.len()];
+        for node in &self.nodes {
+            for input in node.kind.inputs() {
+                counts[input.index()] += 1;
+            }
+        }
+        counts
+    }
+
+    /// The consumers of every node, in id order.
+    pub fn consumers(&self) -> Vec<Vec<NodeId>> {
+        let mut consumers = vec![Vec::new(); self.nodes.len()];
+        for (i, node) in self.nodes.iter().enumerate() {
+            for input in node.kind.inputs() {
+                if !consumers[input.index()].contains(&NodeId(i as u32)) {
+                    consumers[input.index()].push(NodeId(i as u32));
+                }
+            }
+        }
+        consumers
+    }
+
+    /// Drops unreachable nodes and renumbers the rest in a deterministic
+    /// order: depth-first from the sinks in INSERT order, inputs first.
+    pub fn compact(&mut self) {
+        let mut order = Vec::new();
+        let mut seen = vec![false; self.nodes.len()];
+        fn visit(plan: &Plan, id: NodeId, seen: &mut Vec<bool>, order: &mut Vec<NodeId>) {
+            if seen[id.index()] {
+                return;
+            }
+            seen[id.index()] = true;
+            for input in plan.node(id).kind.inputs() {
+                visit(plan, input, seen, order);
+            }
+            order.push(id);
+        }
+        for &sink in &self.sinks {
+            visit(self, sink, &mut seen, &mut order);
+        }
+        let mut new_id = vec![None; self.nodes.len()];
+        for (i, id) in order.iter().enumerate() {
+            new_id[id.index()] = Some(NodeId(i as u32));
+        }
+        let old = std::mem::take(&mut self.nodes);
+        let mut slots: Vec<Option<Node>> = old.into_iter().map(Some).collect();
+        self.index.clear();
+        for id in &order {
+            let mut node = slots[id.index()].take().expect("each node once");
+            for input in node.kind.inputs_mut() {
+                *input = new_id[input.index()].expect("inputs are reachable");
+            }
+            let key = (
+                node.kind.clone(),
+                node.schema.iter().map(|f| f.ty).collect(),
+                node.salt,
+            );
+            self.index.insert(key, NodeId(self.nodes.len() as u32));
+            self.nodes.push(node);
+        }
+        for sink in &mut self.sinks {
+            *sink = new_id[sink.index()].expect("sinks are reachable");
+        }
+    }
+}
+
+fn strip_kind_spans(kind: &mut NodeKind) {
+    let strip = |e: &mut Expr| *e = crate::binder::strip_spans(std::mem::replace(e, placeholder()));
+    match kind {
+        NodeKind::Scan { filter, .. } => filter.iter_mut().for_each(strip),
+        NodeKind::Values { rows } => rows.iter_mut().flatten().for_each(strip),
+        NodeKind::Calc {
+            projections,
+            filter,
+            ..
+        } => {
+            projections.iter_mut().for_each(strip);
+            filter.iter_mut().for_each(strip);
+        }
+        NodeKind::Join { residual, .. } => residual.iter_mut().for_each(strip),
+        _ => {}
+    }
+}
+
+fn placeholder() -> Expr {
+    Expr {
+        kind: ExprKind::Literal(crate::ir::Literal::Null),
+        ty: crate::types::DataType::null(),
+        span: Span::default(),
+    }
+}
+
+/// False if the expression calls a nondeterministic function.
+pub(crate) fn is_deterministic(e: &Expr) -> bool {
+    let mut deterministic = true;
+    crate::binder::visit(e, &mut |x| {
+        if let ExprKind::Call { function, .. } = &x.kind {
+            deterministic &= function.is_deterministic();
+        }
+    });
+    deterministic
+}
+
+/// Rebuilds the plan bottom-up into a fresh arena. `f` receives each old
+/// node with its inputs already mapped to new ids and returns the node's new
+/// id (usually `new.intern(...)` of a possibly changed node). Interning in the
+/// fresh arena re-merges whatever a rewrite made equal.
+pub(crate) fn rebuild(plan: &Plan, mut f: impl FnMut(&mut Plan, NodeId, Node) -> NodeId) -> Plan {
+    let mut new = Plan::new(plan.job.clone());
+    new.next_salt = plan.next_salt;
+    let mut map: Vec<NodeId> = Vec::with_capacity(plan.nodes.len());
+    for (i, node) in plan.nodes.iter().enumerate() {
+        let mut node = node.clone();
+        for input in node.kind.inputs_mut() {
+            *input = map[input.index()];
+        }
+        map.push(f(&mut new, NodeId(i as u32), node));
+    }
+    new.sinks = plan.sinks.iter().map(|s| map[s.index()]).collect();
+    new.compact();
+    new
+}
+
+/// The default step of a rebuild: the node as it is.
+pub(crate) fn keep(new: &mut Plan, node: Node) -> NodeId {
+    let Node {
+        kind,
+        schema,
+        provenance,
+        salt,
+    } = node;
+    if salt != 0 {
+        // Nondeterministic: stays a node of its own.
+        let id = NodeId(new.nodes.len() as u32);
+        let key = (
+            kind.clone(),
+            schema.iter().map(|f| f.ty).collect::<Vec<_>>(),
+            salt,
+        );
+        new.nodes.push(Node {
+            kind,
+            schema,
+            provenance,
+            salt,
+        });
+        new.index.insert(key, id);
+        return id;
+    }
+    new.intern(kind, schema, &provenance)
+}

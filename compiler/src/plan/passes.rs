@@ -1,0 +1,73 @@
+//! The optimizer: a list of named rewrites, each in its own file, run to a
+//! fixpoint. Each returns a new plan and whether it changed anything. In
+//! debug builds the DAG is verified after every pass.
+//!
+//! Order matters and follows "reuse first": lowering already shared every
+//! equal subtree; rewrites never split a shared node (they only change a node
+//! when all its consumers agree, or when it has a single consumer).
+
+use super::Plan;
+
+mod constant_folding;
+mod identity_calc;
+mod merge_calcs;
+mod predicate_pushdown;
+mod projection_pruning;
+mod subexpression_reuse;
+
+pub(crate) struct Pass {
+    pub name: &'static str,
+    pub run: fn(&Plan) -> Option<Plan>,
+}
+
+pub(crate) const PASSES: &[Pass] = &[
+    Pass {
+        name: "constant_folding",
+        run: constant_folding::run,
+    },
+    Pass {
+        name: "merge_calcs",
+        run: merge_calcs::run,
+    },
+    Pass {
+        name: "predicate_pushdown",
+        run: predicate_pushdown::run,
+    },
+    Pass {
+        name: "projection_pruning",
+        run: projection_pruning::run,
+    },
+    Pass {
+        name: "identity_calc",
+        run: identity_calc::run,
+    },
+    Pass {
+        name: "subexpression_reuse",
+        run: subexpression_reuse::run,
+    },
+];
+
+/// Runs the passes until none changes the plan (at most a few rounds).
+/// `trace` sees the plan after every pass that changed it.
+pub(crate) fn optimize(mut plan: Plan, trace: &mut dyn FnMut(&str, &Plan)) -> Plan {
+    plan.compact();
+    super::verify::verify(&plan, "lowering");
+    for _round in 0..8 {
+        let mut changed = false;
+        for pass in PASSES {
+            if let Some(next) = (pass.run)(&plan) {
+                super::verify::verify(&next, pass.name);
+                changed = true;
+                plan = next;
+                trace(pass.name, &plan);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    plan
+}
+
+#[cfg(test)]
+pub(crate) mod test_support;
