@@ -11,6 +11,7 @@
 pub mod diagnostics;
 
 mod binder;
+mod codegen;
 mod functions;
 mod ir;
 mod ir_print;
@@ -201,4 +202,61 @@ pub fn explain(
         checked.diagnostics.push(d);
         checked
     })
+}
+
+/// Where a compiled job crate finds the runtime crate.
+#[derive(Clone, Debug)]
+pub enum RuntimeLocation {
+    /// Copied into the crate (`runtime/`): the crate builds anywhere.
+    Vendored,
+    /// A path (as written into `Cargo.toml`) to a runtime folder shared by several jobs.
+    Path(String),
+}
+
+/// A compiled job: the crate's files, relative to its root.
+pub struct CompiledJob {
+    pub package: String,
+    pub files: Vec<(std::path::PathBuf, String)>,
+}
+
+/// Checks, plans and generates the job crate for a job file.
+pub fn compile(file: SourceFile, runtime: &RuntimeLocation, package: Option<&str>) -> Result<CompiledJob, Checked> {
+    let mut checked = check(file);
+    let Some(job) = checked.job.take() else {
+        return Err(checked);
+    };
+    let file = checked.file.clone();
+    let package = package.map_or_else(|| codegen::package_name(&file), str::to_string);
+    let runtime = match runtime {
+        RuntimeLocation::Vendored => codegen::RuntimeSource::Vendored,
+        RuntimeLocation::Path(p) => codegen::RuntimeSource::Path(p.clone()),
+    };
+    let result = guarded(|| {
+        let mut plan = plan::lower(job);
+        plan.compact();
+        let plan = plan::passes::optimize(plan, &mut |_, _| {});
+        let details = plan::explain::Details::default();
+        let text = plan::explain::text(&plan, &file, details, Vec::new());
+        let json = plan::explain::json(&plan, &file, details, Vec::new());
+        codegen::generate_crate(&plan, &file, &package, &runtime, &text, &json).map_err(|e| {
+            let span = plan.node(e.node).provenance.first().copied().unwrap_or_default();
+            Diagnostic::error(span, e.message)
+        })
+    });
+    match result {
+        Ok(Ok(files)) => Ok(CompiledJob {
+            package: files.package,
+            files: files.files,
+        }),
+        Ok(Err(d)) | Err(d) => {
+            checked.diagnostics.push(d);
+            Err(checked)
+        }
+    }
+}
+
+/// The runtime crate's files, for a runtime folder shared by cached jobs,
+/// and a digest of them to name that folder.
+pub fn runtime_crate() -> (String, Vec<(std::path::PathBuf, String)>) {
+    (codegen::runtime_digest(), codegen::runtime_files())
 }

@@ -34,6 +34,37 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
+    /// Generate the job crate: Cargo.toml, Cargo.lock, src/main.rs, plan.txt,
+    /// plan.json, README.md and the vendored runtime.
+    Compile {
+        job: PathBuf,
+        /// The crate folder to write.
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+        /// Package and binary name (default: from the job file name).
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+    },
+    /// Compile into a cache keyed by the generated code, build (once), and run.
+    Run {
+        job: PathBuf,
+        /// Override a connector option: --set TABLE.OPTION=VALUE (repeatable).
+        #[arg(long = "set", value_name = "TABLE.OPTION=VALUE")]
+        sets: Vec<String>,
+        /// No progress and no summary from the job.
+        #[arg(long)]
+        quiet: bool,
+        /// Worker threads of the job.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Cache folder (default: $STMTC_CACHE_DIR, else ~/.cache/stmtc).
+        #[arg(long, value_name = "DIR")]
+        cache_dir: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+    },
     /// Print the merged plan of the whole statement set: one scan per source,
     /// shared subplans printed once and referenced by id.
     Explain {
@@ -114,9 +145,148 @@ fn use_color(color: Color) -> bool {
     }
 }
 
+fn report(checked: &stmtc::Checked, color: Color) -> ExitCode {
+    eprint!("{}", checked.render_diagnostics(use_color(color)));
+    let n = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == stmtc::diagnostics::Severity::Error)
+        .count();
+    eprintln!("{}: {n} error{}", checked.file.name, if n == 1 { "" } else { "s" });
+    ExitCode::FAILURE
+}
+
+fn write_files(root: &Path, files: &[(PathBuf, String)]) -> std::io::Result<()> {
+    for (path, text) in files {
+        let target = root.join(path);
+        if let Some(dir) = target.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        // Leave unchanged files alone so cargo sees nothing new.
+        if std::fs::read_to_string(&target).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(&target, text)?;
+        }
+    }
+    Ok(())
+}
+
+fn cache_dir(flag: Option<PathBuf>) -> PathBuf {
+    flag.or_else(|| std::env::var_os("STMTC_CACHE_DIR").map(PathBuf::from))
+        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("stmtc")))
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/stmtc")))
+        .unwrap_or_else(|| PathBuf::from(".stmtc-cache"))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Compile {
+            job,
+            output,
+            name,
+            color,
+        } => {
+            let file = match read_job(&job) {
+                Ok(f) => f,
+                Err(code) => return code,
+            };
+            let compiled = match stmtc::compile(file, &stmtc::RuntimeLocation::Vendored, name.as_deref()) {
+                Ok(c) => c,
+                Err(checked) => return report(&checked, color),
+            };
+            if let Err(e) = write_files(&output, &compiled.files) {
+                eprintln!("error: cannot write {}: {e}", output.display());
+                return ExitCode::from(2);
+            }
+            println!(
+                "wrote {} (package {}): cd {} && cargo build --release && ./target/release/{}",
+                output.display(),
+                compiled.package,
+                output.display(),
+                compiled.package
+            );
+            ExitCode::SUCCESS
+        }
+        Command::Run {
+            job,
+            sets,
+            quiet,
+            threads,
+            cache_dir: cache_flag,
+            color,
+        } => {
+            let file = match read_job(&job) {
+                Ok(f) => f,
+                Err(code) => return code,
+            };
+            let cache = cache_dir(cache_flag);
+            let cache = std::fs::create_dir_all(&cache)
+                .and_then(|()| cache.canonicalize())
+                .unwrap_or(cache);
+            let (digest, runtime_files) = stmtc::runtime_crate();
+            let runtime_dir = cache.join(format!("runtime-{}-{digest}", env!("CARGO_PKG_VERSION")));
+            if let Err(e) = write_files(&runtime_dir, &runtime_files) {
+                eprintln!("error: cannot write {}: {e}", runtime_dir.display());
+                return ExitCode::from(2);
+            }
+            let runtime = stmtc::RuntimeLocation::Path(runtime_dir.display().to_string());
+            // First compile names the package after the job; the cache key is the generated code.
+            let compiled = match stmtc::compile(file.clone(), &runtime, None) {
+                Ok(c) => c,
+                Err(checked) => return report(&checked, color),
+            };
+            let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+            for (path, text) in &compiled.files {
+                for b in path.to_string_lossy().bytes().chain(text.bytes()) {
+                    hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+            let package = format!("{}_{:012x}", compiled.package, hash >> 16);
+            let compiled = match stmtc::compile(file, &runtime, Some(&package)) {
+                Ok(c) => c,
+                Err(checked) => return report(&checked, color),
+            };
+            let crate_dir = cache.join("jobs").join(&package);
+            if let Err(e) = write_files(&crate_dir, &compiled.files) {
+                eprintln!("error: cannot write {}: {e}", crate_dir.display());
+                return ExitCode::from(2);
+            }
+            let target = cache.join("target");
+            let status = std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+                .args(["build", "--release", "--manifest-path"])
+                .arg(crate_dir.join("Cargo.toml"))
+                .env("CARGO_TARGET_DIR", &target)
+                .status();
+            match status {
+                Ok(s) if s.success() => {}
+                Ok(s) => {
+                    eprintln!("error: building the job failed ({s}); the crate is in {}", crate_dir.display());
+                    return ExitCode::FAILURE;
+                }
+                Err(e) => {
+                    eprintln!("error: cannot run cargo: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+            let mut run = std::process::Command::new(target.join("release").join(&package));
+            for s in &sets {
+                run.arg("--set").arg(s);
+            }
+            if quiet {
+                run.arg("--quiet");
+            }
+            if let Some(t) = threads {
+                run.arg("--threads").arg(t.to_string());
+            }
+            match run.status() {
+                Ok(s) if s.success() => ExitCode::SUCCESS,
+                Ok(s) => ExitCode::from(s.code().map_or(1, |c| c.clamp(1, 255) as u8)),
+                Err(e) => {
+                    eprintln!("error: cannot start the job binary: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Explain {
             job,
             format,

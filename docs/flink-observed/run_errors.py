@@ -19,7 +19,7 @@ import sys
 
 RUN_JOB = os.environ.get('RUN_JOB', '/work/shared/flink/run_job.py')
 FLINK_PY = os.environ.get('FLINK_PY', '/opt/flink-venv/bin/python')
-MAX_BLOCK = 20
+MAX_BLOCK = int(os.environ.get('MAX_BLOCK', '20'))
 
 
 def extract(stderr):
@@ -29,6 +29,11 @@ def extract(stderr):
     for ln in lines:
         if ln.startswith(': ') and cur is None and not blocks and re.match(r'^: [\w.$]+(Exception|Error)', ln):
             cur = [ln[2:]]
+            continue
+        # PyFlink re-raises some Java exceptions as pyflink.util.exceptions.X: <java class>: <message>
+        m = re.match(r'^pyflink\.util\.exceptions\.\w+: ([\w.$]+(?:Exception|Error).*)$', ln)
+        if m and cur is None and not blocks:
+            cur = [m.group(1)]
             continue
         if ln.startswith('Caused by: '):
             if cur:

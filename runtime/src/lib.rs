@@ -6,6 +6,7 @@
 
 pub mod error;
 pub mod func;
+pub mod job;
 pub mod ops;
 pub mod progress;
 pub mod sink;

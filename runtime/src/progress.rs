@@ -19,6 +19,8 @@ pub struct SourceCounter {
     pub total_bytes: u64,
     pub bytes: AtomicU64,
     pub rows: AtomicU64,
+    /// Bad records skipped with `*.ignore-parse-errors`.
+    pub skipped: AtomicU64,
 }
 
 impl SourceCounter {
@@ -26,6 +28,10 @@ impl SourceCounter {
     pub fn add(&self, bytes: u64, rows: u64) {
         self.bytes.fetch_add(bytes, Ordering::Relaxed);
         self.rows.fetch_add(rows, Ordering::Relaxed);
+    }
+
+    pub fn add_skipped(&self, rows: u64) {
+        self.skipped.fetch_add(rows, Ordering::Relaxed);
     }
 }
 
@@ -144,12 +150,17 @@ impl Progress {
     pub fn summary(&self) -> String {
         let mut s = String::new();
         for src in &self.sources {
-            let _ = writeln!(
+            let _ = write!(
                 s,
                 "read  {:>12} rows from {}",
                 src.rows.load(Ordering::Relaxed),
                 src.name
             );
+            let skipped = src.skipped.load(Ordering::Relaxed);
+            if skipped > 0 {
+                let _ = write!(s, " ({skipped} bad rows skipped)");
+            }
+            s.push('\n');
         }
         for sink in &self.sinks {
             let _ = writeln!(

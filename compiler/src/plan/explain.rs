@@ -339,6 +339,31 @@ fn connector_text(kind: &ConnectorKind) -> String {
     }
 }
 
+/// One line per node (the text format's description), for generated docs.
+pub(crate) fn descriptions(plan: &Plan, file: &SourceFile) -> Vec<String> {
+    let ctx = Ctx::new(plan, Details::default(), Vec::new());
+    (0..plan.nodes.len())
+        .map(|i| {
+            let id = NodeId(i as u32);
+            let mut text = ctx.describe(id);
+            let places: Vec<String> = plan
+                .node(id)
+                .provenance
+                .iter()
+                .take(3)
+                .map(|s| {
+                    let at = file.line_col(s.start);
+                    format!("{}:{}:{}", file.name, at.line, at.column)
+                })
+                .collect();
+            if !places.is_empty() {
+                text.push_str(&format!(" (from {})", places.join(", ")));
+            }
+            text
+        })
+        .collect()
+}
+
 /// The plan as indented text: one tree per sink, each shared node printed in
 /// full once and referenced by id afterwards.
 pub(crate) fn text(

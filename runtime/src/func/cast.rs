@@ -3,7 +3,8 @@
 //! TRY_CAST into NULL (`.ok()`). Casts that cannot fail return `T` directly.
 //!
 //! Rules (Flink 2.3):
-//! - string → integer: trimmed, strict digits, overflow is an error;
+//! - string → integer: trimmed, digits with an optional (dropped) fraction of
+//!   digits, overflow is an error;
 //! - string → DECIMAL: trimmed, HALF_UP to the scale, overflow is NULL;
 //! - string → BOOLEAN: `true/t/yes/y/1` and `false/f/no/n/0`, case-insensitive;
 //! - string → DATE/TIMESTAMP: lenient (`2024-1-5`, surrounding spaces), but
@@ -37,9 +38,23 @@ fn err(value: &str, target: &str) -> CastError {
     }
 }
 
-/// CAST(string AS TINYINT/SMALLINT/INT/BIGINT) within `[min, max]`.
+/// CAST(string AS TINYINT/SMALLINT/INT/BIGINT) within `[min, max]`. As
+/// Flink's `BinaryStringDataUtil.toLong`, a fraction of digits is accepted
+/// and dropped (`'3.99'` → 3, `'-3.99'` → -3); exponents are not (`'1e3'` fails).
 pub fn str_to_int(s: &str, min: i64, max: i64, target: &str) -> Result<i64, CastError> {
-    number::parse_int_range(number::java_trim(s.as_bytes()), min, max).ok_or_else(|| err(s, target))
+    let t = number::java_trim(s.as_bytes());
+    let int = match t.iter().position(|&c| c == b'.') {
+        Some(dot) if t[dot + 1..].iter().all(u8::is_ascii_digit) => &t[..dot],
+        Some(_) => return Err(err(s, target)),
+        None => t,
+    };
+    let v = match int {
+        // `'.5'`, `'-.5'` → 0.
+        b"" | b"-" | b"+" if int.len() < t.len() => Some(0),
+        _ => number::parse_int_range(int, min, max),
+    };
+    v.filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| err(s, target))
 }
 
 pub fn str_to_i32(s: &str) -> Result<i32, CastError> {
@@ -64,9 +79,9 @@ pub fn str_to_decimal(s: &str, t: DecimalType) -> Result<Option<Decimal>, CastEr
         .map_err(|_| err(s, &t.to_string()))
 }
 
+/// Not trimmed: Flink fails `CAST('  TRUE ' AS BOOLEAN)`.
 pub fn str_to_bool(s: &str) -> Result<bool, CastError> {
-    let t = s.trim();
-    let l = t.to_ascii_lowercase();
+    let l = s.to_ascii_lowercase();
     match l.as_str() {
         "true" | "t" | "yes" | "y" | "1" => Ok(true),
         "false" | "f" | "no" | "n" | "0" => Ok(false),
@@ -217,6 +232,17 @@ mod tests {
         );
         assert_eq!(str_to_decimal("12345.6", DecimalType::new(4, 1)), Ok(None));
         assert_eq!(str_to_bool("TRUE"), Ok(true));
+        // From docs/flink-observed/runtime-probe-results.md and fixtures/expressions.
+        assert!(str_to_bool("  TRUE ").is_err());
+        assert_eq!(str_to_i32("3.99"), Ok(3));
+        assert_eq!(str_to_i32("-3.99"), Ok(-3));
+        assert_eq!(str_to_i32("3.5"), Ok(3));
+        assert_eq!(str_to_i32("+5"), Ok(5));
+        assert_eq!(str_to_i32("-0"), Ok(0));
+        assert_eq!(str_to_i32("007"), Ok(7));
+        assert!(str_to_i32("1e3").is_err());
+        assert!(str_to_i32("0x10").is_err());
+        assert!(str_to_i32("1.5x").is_err());
         assert!(str_to_bool("maybe").is_err());
         assert_eq!(f64_to_i32(-2.7), -2);
         assert_eq!(f64_to_i64(1e20), i64::MAX);

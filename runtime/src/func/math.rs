@@ -42,6 +42,31 @@ pub mod num_like {
     int!(i8, i16, i32, i64);
 }
 
+/// ROUND(integer, n): HALF_UP to `n` decimal digits; only a negative `n`
+/// changes the value (`ROUND(125, -1)` = 130). Wraps like Java on overflow.
+pub fn round_i64(v: i64, n: i32) -> i64 {
+    if n >= 0 {
+        return v;
+    }
+    if n < -18 {
+        return 0;
+    }
+    let unit = 10i128.pow((-n) as u32);
+    (crate::value::decimal::div_half_up(v as i128, unit) * unit) as i64
+}
+
+/// TRUNCATE(integer, n): toward zero to `n` decimal digits (`TRUNCATE(1234, -2)` = 1200).
+pub fn truncate_i64(v: i64, n: i32) -> i64 {
+    if n >= 0 {
+        return v;
+    }
+    if n < -18 {
+        return 0;
+    }
+    let unit = 10i64.pow((-n) as u32);
+    v / unit * unit
+}
+
 /// ROUND(decimal, n) into the result type `tr` (Flink: scale min(s, max(n, 0))).
 pub fn round_decimal(v: Decimal, t: DecimalType, n: i32, tr: DecimalType) -> Option<Decimal> {
     let s = t.scale as i32;
@@ -176,5 +201,12 @@ mod tests {
         assert_eq!(int_mod(-7i32, 3), Some(-1));
         assert_eq!(int_div(1i32, 0), None);
         assert_eq!(int_div(i32::MIN, -1), Some(i32::MIN));
+        // Flink: ROUND(125, -1) = 130, ROUND(1234, -2) = 1200, ROUND(-125, -1) = -130.
+        assert_eq!(round_i64(125, -1), 130);
+        assert_eq!(round_i64(1234, -2), 1200);
+        assert_eq!(round_i64(-125, -1), -130);
+        assert_eq!(round_i64(7, 2), 7);
+        assert_eq!(truncate_i64(2147483647, -3), 2147483000);
+        assert_eq!(truncate_i64(-9000000000, -3), -9000000000);
     }
 }

@@ -100,11 +100,9 @@ pub fn concat_ws(sep: Option<&str>, parts: &[Option<&str>]) -> Option<String> {
     Some(out)
 }
 
-/// REPLACE(s, from, to); an empty `from` leaves `s` unchanged.
+/// REPLACE(s, from, to). An empty `from` matches between every two chars,
+/// as Java's `String.replace` (Flink: `REPLACE('abc', '', 'x')` = `xaxbxcx`).
 pub fn replace(s: &str, from: &str, to: &str) -> String {
-    if from.is_empty() {
-        return s.to_string();
-    }
     s.replace(from, to)
 }
 
@@ -137,7 +135,8 @@ fn pad_impl(s: &str, len: i32, pad: &str, left: bool) -> Option<String> {
         return Some(s[..char_offset(s, len)].to_string());
     }
     if pad.is_empty() {
-        return Some(s.to_string());
+        // Flink: `LPAD('abc', 5, '')` is NULL.
+        return None;
     }
     let fill: String = pad.chars().cycle().take(len - n).collect();
     Some(if left {
@@ -173,6 +172,97 @@ pub fn reverse(s: &str) -> String {
     s.chars().rev().collect()
 }
 
+/// CAST(s AS CHAR(n)) / CAST(s AS VARCHAR(n)): cut to `n` chars; CHAR (`pad`)
+/// also pads with spaces to `n` (`CAST('abc' AS CHAR(5)) || '|'` = `abc  |`).
+pub fn cast_length(mut s: String, n: u32, pad: bool) -> String {
+    let n = n as usize;
+    let len = s.chars().count();
+    if len > n {
+        s.truncate(char_offset(&s, n));
+    } else if pad {
+        s.extend(std::iter::repeat_n(' ', n - len));
+    }
+    s
+}
+
+/// LEFT(s, n): the first `n` chars; empty for a negative `n`.
+pub fn left(s: &str, n: i32) -> &str {
+    &s[..char_offset(s, n.max(0) as usize)]
+}
+
+/// RIGHT(s, n): the last `n` chars; empty for a negative `n`.
+pub fn right(s: &str, n: i32) -> &str {
+    let len = s.chars().count();
+    let n = (n.max(0) as usize).min(len);
+    &s[char_offset(s, len - n)..]
+}
+
+/// LOCATE(needle, s, from): 1-based char position of `needle` in `s` at or
+/// after char `from`, 0 when absent or when `from` is out of range.
+pub fn locate(needle: &str, s: &str, from: i32) -> i32 {
+    if from < 1 || from as usize > s.chars().count() + 1 {
+        return 0;
+    }
+    let start = char_offset(s, from as usize - 1);
+    match s[start..].find(needle) {
+        Some(b) => s[..start + b].chars().count() as i32 + 1,
+        None => 0,
+    }
+}
+
+/// SPLIT_INDEX(s, sep, i): the `i`-th (0-based) token of `s` split at every
+/// `sep` (commons-lang `splitByWholeSeparatorPreserveAllTokens`: empty tokens
+/// count, an empty `sep` splits at whitespace); NULL when out of range.
+pub fn split_index(s: &str, sep: &str, index: i32) -> Option<String> {
+    if index < 0 || s.is_empty() {
+        return None;
+    }
+    let token = if sep.is_empty() {
+        s.split(char::is_whitespace).nth(index as usize)
+    } else {
+        s.split(sep).nth(index as usize)
+    };
+    token.map(str::to_string)
+}
+
+/// ASCII(s): the code of the first char, 0 for an empty string.
+pub fn ascii(s: &str) -> i32 {
+    s.chars().next().map_or(0, |c| c as i32)
+}
+
+/// CHR(n): the char with code `n & 0xFF`; empty for a negative `n`.
+pub fn chr(n: i64) -> String {
+    if n < 0 {
+        return String::new();
+    }
+    char::from((n & 0xFF) as u8).to_string()
+}
+
+/// TO_BASE64(s): base64 of the UTF-8 bytes.
+pub fn to_base64(s: &str) -> String {
+    let mut out = Vec::with_capacity(s.len().div_ceil(3) * 4);
+    crate::text::base64::encode(&mut out, s.as_bytes());
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// FROM_BASE64(s): the decoded bytes as UTF-8 text; an error for bad base64.
+pub fn from_base64(s: &str) -> Result<String, String> {
+    match crate::text::base64::decode(s.as_bytes()) {
+        Some(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+        None => Err(format!("FROM_BASE64: '{s}' is not valid base64")),
+    }
+}
+
+/// IS_DIGIT(s): non-empty and all decimal digits.
+pub fn is_digit(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_digit())
+}
+
+/// IS_ALPHA(s): non-empty and all letters.
+pub fn is_alpha(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(char::is_alphabetic)
+}
+
 /// Flink compares strings by their UTF-8 bytes (`BinaryStringData.compareTo`),
 /// which is Rust's `str` ordering.
 pub fn compare(a: &str, b: &str) -> std::cmp::Ordering {
@@ -203,5 +293,36 @@ mod tests {
         assert_eq!(lpad("abcdef", 3, "x").as_deref(), Some("abc"));
         assert_eq!(reverse("abc"), "abc".chars().rev().collect::<String>());
         assert_eq!(trim_chars("xxaxx", "x", true, false), "axx");
+        // From docs/flink-observed/runtime-probe-results.md.
+        assert_eq!(replace("abc", "", "x"), "xaxbxcx");
+        assert_eq!(replace("aaa", "aa", "b"), "ba");
+        assert_eq!(lpad("abc", 5, ""), None);
+        assert_eq!(cast_length("abc".into(), 5, true), "abc  ");
+        assert_eq!(cast_length("abcdef".into(), 3, false), "abc");
+        assert_eq!(cast_length("abcdef".into(), 3, true), "abc");
+        assert_eq!(split_index("a,b,c", ",", 5), None);
+    }
+
+    #[test]
+    fn more_strings() {
+        // From codegen/expr/testdata/probe (Flink 2.3).
+        assert_eq!(left("Hello World", 7), "Hello W");
+        assert_eq!(right("Hello World", 7), "o World");
+        assert_eq!(left("abc", -1), "");
+        assert_eq!(right("abc", 5), "abc");
+        assert_eq!(locate("l", "Hello World", 1), 3);
+        assert_eq!(locate("l", "Hello World", 5), 10);
+        assert_eq!(locate(",", "a,b,,c", 5), 5);
+        assert_eq!(locate("x", "123", 1), 0);
+        assert_eq!(split_index("Hello World", "l", 1).as_deref(), Some(""));
+        assert_eq!(split_index("a,b,,c", ",", 1).as_deref(), Some("b"));
+        assert_eq!(split_index("a,b,,c", ",", 2).as_deref(), Some(""));
+        assert_eq!(ascii("  padded"), 32);
+        assert_eq!(chr(67), "C");
+        assert_eq!(chr(185), "\u{b9}");
+        assert_eq!(to_base64("Hello World"), "SGVsbG8gV29ybGQ=");
+        assert_eq!(from_base64("YSxiLCxj").as_deref(), Ok("a,b,,c"));
+        assert!(is_digit("123") && !is_digit("") && !is_digit("1a"));
+        assert!(!is_alpha("Hello World") && is_alpha("abc"));
     }
 }

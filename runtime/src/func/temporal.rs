@@ -534,3 +534,56 @@ mod tests {
         );
     }
 }
+
+/// Windows `[start, end)` (epoch millis) of a TUMBLE of `size` (and `offset`)
+/// that contain `ts`: exactly one.
+pub fn tumble_windows(ts: i64, size: i64, offset: i64) -> impl Iterator<Item = (i64, i64)> {
+    let start = window_start(ts, size, offset);
+    std::iter::once((start, start + size))
+}
+
+/// Windows of a HOP (slide, size) that contain `ts`, latest start first as
+/// Flink assigns them.
+pub fn hop_windows(ts: i64, slide: i64, size: i64, offset: i64) -> impl Iterator<Item = (i64, i64)> {
+    let last = window_start(ts, slide, offset);
+    (0..size / slide.max(1))
+        .map(move |k| last - k * slide)
+        .filter(move |start| *start + size > ts)
+        .map(move |start| (start, start + size))
+}
+
+/// Windows of a CUMULATE (step, max size) that contain `ts`: every window of
+/// the enclosing size window whose end is after `ts`.
+pub fn cumulate_windows(ts: i64, step: i64, size: i64, offset: i64) -> impl Iterator<Item = (i64, i64)> {
+    let start = window_start(ts, size, offset);
+    (1..=size / step.max(1))
+        .map(move |k| (start, start + k * step))
+        .filter(move |(_, end)| *end > ts)
+}
+
+/// Flink's `TimeWindow.getWindowStartWithOffset`.
+fn window_start(ts: i64, size: i64, offset: i64) -> i64 {
+    let size = size.max(1);
+    let rem = (ts - offset).rem_euclid(size);
+    ts - rem
+}
+
+#[cfg(test)]
+mod window_tests {
+    use super::*;
+
+    #[test]
+    fn assigns_windows_like_flink() {
+        let h = 3_600_000;
+        assert_eq!(tumble_windows(h + 5, h, 0).collect::<Vec<_>>(), vec![(h, 2 * h)]);
+        assert_eq!(
+            hop_windows(h + 5, h / 2, h, 0).collect::<Vec<_>>(),
+            vec![(h, 2 * h), (h / 2, h + h / 2)]
+        );
+        assert_eq!(
+            cumulate_windows(h / 4 + 1, h / 4, h, 0).collect::<Vec<_>>(),
+            vec![(0, h / 2), (0, 3 * h / 4), (0, h)]
+        );
+        assert_eq!(tumble_windows(-1, 10, 0).collect::<Vec<_>>(), vec![(-10, 0)]);
+    }
+}

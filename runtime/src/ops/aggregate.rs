@@ -21,6 +21,26 @@ use crate::value::decimal::{self, Decimal, DecimalType};
 use std::borrow::Borrow;
 use std::hash::Hash;
 
+/// A float as a hash key: its bits, with -0.0 folded into 0.0 and every NaN
+/// into one NaN, so that equal SQL values group together (as Java's
+/// `Double.equals` on normalized values does in Flink's hash aggregate).
+#[inline]
+pub fn f64_key(v: f64) -> u64 {
+    if v == 0.0 {
+        0
+    } else if v.is_nan() {
+        f64::NAN.to_bits()
+    } else {
+        v.to_bits()
+    }
+}
+
+/// The float a [`f64_key`] came from.
+#[inline]
+pub fn f64_from_key(k: u64) -> f64 {
+    f64::from_bits(k)
+}
+
 /// Group key → accumulator.
 pub struct HashAggregate<K, A> {
     map: FastMap<K, A>,

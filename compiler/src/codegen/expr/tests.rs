@@ -1,0 +1,615 @@
+//! Tests of expression code generation.
+//!
+//! - [`check`] pins the generated tokens of single expressions (readability,
+//!   statics, unsupported constructs), without building anything.
+//! - `flink_results` is the real proof: it binds Flink-run jobs
+//!   (`fixtures/expressions` and `testdata/probe`, each with the expected
+//!   sink files Flink 2.3 wrote), generates one Rust program that reads each
+//!   job's csv input with the runtime, evaluates every INSERT's projections
+//!   with the generated expressions and writes the rows with the runtime's
+//!   csv format, builds and runs it (one scratch crate, a shared target
+//!   directory under the workspace `target/`), and compares every value with
+//!   Flink's. Columns that use a construct code generation refuses are
+//!   listed, not compared; every other value must match byte for byte.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{expr, value_type, Statics};
+use crate::diagnostics::{Diagnostics, SourceFile};
+use crate::ir::{BoundJob, ConnectorKind, Expr, ExprKind, Rel, RelKind};
+use crate::types::{DataType, TypeKind};
+
+fn bind(sql: &str) -> BoundJob {
+    let file = SourceFile::new("job.sql", sql);
+    let mut diags = Diagnostics::default();
+    let script = crate::parser::parse_script(&file, &mut diags);
+    let job = crate::binder::bind_script(&file, &script, &mut diags);
+    assert!(
+        !diags.has_errors(),
+        "test job does not check: {:?}",
+        diags.into_sorted()
+    );
+    job
+}
+
+/// The projections of each INSERT from the scanned table up: a chain of
+/// Project nodes over a Scan (what the jobs used here bind to).
+fn projections(rel: &Rel) -> Option<(crate::ir::TableId, Vec<&[Expr]>)> {
+    match &rel.kind {
+        RelKind::Scan { table } => Some((*table, Vec::new())),
+        RelKind::Project { input, exprs } => {
+            let (table, mut levels) = projections(input)?;
+            levels.push(exprs);
+            Some((table, levels))
+        }
+        _ => None,
+    }
+}
+
+/// Generates the tokens for the last expression of `SELECT <exprs> FROM t`
+/// over `t(a INT, b BIGINT, d DOUBLE, m DECIMAL(10, 2), s STRING, ts TIMESTAMP(3), dt DATE)`,
+/// with column `i` read as `row.i`; `expected` is the pretty-printed
+/// expression followed by the statics, or `ERR <message>`.
+#[track_caller]
+fn check(select: &str, expected: &str) {
+    let sql = format!(
+        "CREATE TABLE t (a INT, b BIGINT, d DOUBLE, m DECIMAL(10, 2), s STRING, ts TIMESTAMP(3), dt DATE) \
+         WITH ('connector' = 'blackhole');\n\
+         CREATE TEMPORARY VIEW v AS SELECT {select} AS e FROM t;"
+    );
+    let job = bind(&sql);
+    let (_, levels) = projections(&job.views[0].query).expect("a projection over t");
+    let target = &levels[0][0];
+    let mut statics = Statics::new();
+    let actual = match expr(
+        target,
+        &|i| {
+            let i = proc_macro2::Literal::usize_unsuffixed(i);
+            quote!(row.#i)
+        },
+        &mut statics,
+    ) {
+        Ok(tokens) => {
+            let items = statics.into_items();
+            let file: syn::File = syn::parse2(quote! {
+                fn f() { let _ = #tokens; }
+                #(#items)*
+            })
+            .unwrap_or_else(|err| panic!("generated tokens do not parse: {err}\n{tokens}"));
+            prettyplease::unparse(&file)
+        }
+        Err(message) => format!("ERR {message}"),
+    };
+    assert_eq!(actual.trim(), expected.trim(), "\n{actual}");
+}
+
+#[test]
+fn generated_code_reads_well() {
+    check(
+        "a + 1",
+        r#"
+fn f() {
+    let _ = match (row.0, Some(1i32)) {
+        (Some(v0), Some(v1)) => Some(v0.wrapping_add(v1)),
+        _ => None,
+    };
+}"#,
+    );
+    check(
+        "s LIKE 'a%'",
+        r#"
+fn f() {
+    let _ = match row.4 {
+        Some(v0) => {
+            Some(
+                LIKE_0
+                    .as_ref()
+                    .map_err(|e| rt::Error::new(e.clone()))?
+                    .matches(&v0),
+            )
+        }
+        None => None,
+    };
+}
+static LIKE_0: std::sync::LazyLock<Result<rt::func::like::Like, String>> = std::sync::LazyLock::new(||
+rt::func::like::Like::new("a%", None));"#,
+    );
+    check(
+        "a IN (1, 2, 3)",
+        r#"
+fn f() {
+    let _ = {
+        let v0 = row.0;
+        match v0 {
+            Some(1i32 | 2i32 | 3i32) => Some(true),
+            Some(_) => Some(false),
+            None => None,
+        }
+    };
+}"#,
+    );
+    check(
+        "CASE WHEN a > 0 THEN 'pos' END",
+        r#"
+fn f() {
+    let _ = if rt::value::logic::is_true(
+        match (row.0, Some(0i32)) {
+            (Some(v0), Some(v1)) => Some(v0 > v1),
+            _ => None,
+        },
+    ) {
+        Some(String::from("pos"))
+    } else {
+        None::<String>
+    };
+}"#,
+    );
+}
+
+#[test]
+fn unsupported_constructs_are_named() {
+    check(
+        "REGEXP_REPLACE(s, 'a', 'b')",
+        "ERR REGEXP_REPLACE(STRING, CHAR(1), CHAR(1)) is not supported by code generation yet",
+    );
+    check(
+        "CAST(ts AS TIMESTAMP_LTZ(3))",
+        "ERR CAST from TIMESTAMP(3) to TIMESTAMP_LTZ(3) is not supported by code generation yet",
+    );
+    check(
+        "LOCALTIMESTAMP",
+        "ERR LOCALTIMESTAMP() is not supported by code generation yet",
+    );
+}
+
+/// One Flink-run job: its folder and what it binds to.
+struct Case {
+    name: &'static str,
+    dir: PathBuf,
+    job: BoundJob,
+}
+
+/// A generated column: tokens of `Option<T>`, or why it was not generated.
+type Column = Result<(TokenStream, DataType), String>;
+
+/// Generates, for one INSERT, a function `fn <name>(row: &Row) -> rt::Result<String>`
+/// giving the csv line of the sink row; returns it and the reasons of the
+/// sink columns that were not generated.
+fn sink_function(
+    name: &proc_macro2::Ident,
+    source_types: &[DataType],
+    levels: &[&[Expr]],
+    statics: &mut Statics,
+) -> (TokenStream, BTreeMap<usize, String>) {
+    let mut body = Vec::new();
+    let mut current: Vec<Column> = source_types
+        .iter()
+        .enumerate()
+        .map(|(i, ty)| {
+            let field = proc_macro2::Literal::usize_unsuffixed(i);
+            Ok((quote!(row.#field.clone()), *ty))
+        })
+        .collect();
+    for (depth, exprs) in levels.iter().enumerate() {
+        let mut next = Vec::new();
+        for (i, e) in exprs.iter().enumerate() {
+            let mut missing = None;
+            visit_columns(e, &mut |c| {
+                if let Err(reason) = &current[c] {
+                    missing.get_or_insert_with(|| reason.clone());
+                }
+            });
+            let column = |c: usize| match &current[c] {
+                Ok((tokens, _)) => tokens.clone(),
+                Err(_) => quote!(unreachable!()),
+            };
+            let generated = match missing {
+                Some(reason) => Err(reason),
+                None => expr(e, &column, statics),
+            };
+            next.push(match generated {
+                Ok(tokens) => {
+                    let local = format_ident!("c{}_{}", depth, i);
+                    let t = value_type(&e.ty);
+                    body.push(quote!(let #local: Option<#t> = #tokens;));
+                    Ok((quote!(#local.clone()), e.ty))
+                }
+                Err(reason) => Err(reason),
+            });
+        }
+        current = next;
+    }
+    let mut skipped = BTreeMap::new();
+    let fields: Vec<TokenStream> = current
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match c {
+            Ok((tokens, ty)) => match ty.kind {
+                TypeKind::Decimal { precision, scale } => quote! {
+                    f.field(&mut out, &match #tokens {
+                        Some(v) => Field::Decimal(v, rt::value::DecimalType::new(#precision, #scale)),
+                        None => Field::Null,
+                    });
+                },
+                TypeKind::TimestampLtz(_) => quote! {
+                    f.field(&mut out, &match #tokens { Some(v) => Field::TimestampLtz(v), None => Field::Null });
+                },
+                _ => quote!(f.field(&mut out, &#tokens);),
+            },
+            Err(reason) => {
+                skipped.insert(i, reason.clone());
+                quote!(f.field(&mut out, &None::<i32>);)
+            }
+        })
+        .collect();
+    let function = quote! {
+        fn #name(row: &Row) -> rt::Result<String> {
+            #(#body)*
+            let mut f = CsvFormat::default();
+            let mut out = Vec::new();
+            f.begin_row(&mut out);
+            #(#fields)*
+            f.end_row(&mut out);
+            Ok(String::from_utf8_lossy(&out).trim_end().to_string())
+        }
+    };
+    (function, skipped)
+}
+
+/// Calls `f` with every input column `e` reads.
+fn visit_columns(e: &Expr, f: &mut dyn FnMut(usize)) {
+    let mut go = |x: &Expr| visit_columns(x, f);
+    match &e.kind {
+        ExprKind::Column(i) => f(*i),
+        ExprKind::Literal(_) => {}
+        ExprKind::Unary { operand, .. }
+        | ExprKind::Cast { operand, .. }
+        | ExprKind::Extract { operand, .. }
+        | ExprKind::RoundTime { operand, .. } => go(operand),
+        ExprKind::Binary { left, right, .. } => {
+            go(left);
+            go(right);
+        }
+        ExprKind::Case {
+            branches,
+            otherwise,
+        } => {
+            for (c, v) in branches {
+                go(c);
+                go(v);
+            }
+            if let Some(o) = otherwise {
+                go(o);
+            }
+        }
+        ExprKind::InList { operand, list, .. } => {
+            go(operand);
+            list.iter().for_each(go);
+        }
+        ExprKind::Like {
+            operand, pattern, ..
+        } => {
+            go(operand);
+            go(pattern);
+        }
+        ExprKind::Call { args, .. } => args.iter().for_each(go),
+        ExprKind::TimestampDiff { start, end, .. } => {
+            go(start);
+            go(end);
+        }
+        ExprKind::TimestampAdd { count, operand, .. } => {
+            go(count);
+            go(operand);
+        }
+    }
+}
+
+/// The getter reading column `i` of type `ty` from a csv record.
+fn getter(i: usize, ty: &DataType) -> TokenStream {
+    match ty.kind {
+        TypeKind::Boolean => quote!(rec.bool(#i)?),
+        TypeKind::TinyInt => quote!(rec.i8(#i)?),
+        TypeKind::SmallInt => quote!(rec.i16(#i)?),
+        TypeKind::Int => quote!(rec.i32(#i)?),
+        TypeKind::BigInt => quote!(rec.i64(#i)?),
+        TypeKind::Float => quote!(rec.f32(#i)?),
+        TypeKind::Double => quote!(rec.f64(#i)?),
+        TypeKind::Decimal { precision, scale } => {
+            quote!(rec.decimal(#i, rt::value::DecimalType::new(#precision, #scale))?)
+        }
+        TypeKind::Date => quote!(rec.date(#i)?),
+        TypeKind::Time(p) => quote!(rec.time(#i, #p)?),
+        TypeKind::Timestamp(p) => quote!(rec.timestamp(#i, #p)?),
+        _ => quote!(rec.str(#i)?.map(|s| s.into_owned())),
+    }
+}
+
+struct Program {
+    tokens: TokenStream,
+    /// Per case and sink: the columns not generated, with the reason.
+    skipped: BTreeMap<(String, String), BTreeMap<usize, String>>,
+}
+
+fn program(cases: &[Case]) -> Program {
+    let mut statics = Statics::new();
+    let mut items = Vec::new();
+    let mut runs = Vec::new();
+    let mut skipped = BTreeMap::new();
+    for (n, case) in cases.iter().enumerate() {
+        let mut source = None;
+        let mut sinks = Vec::new();
+        let mut functions = Vec::new();
+        for (k, insert) in case.job.inserts.iter().enumerate() {
+            let (table, levels) = projections(&insert.query).expect("projections over a scan");
+            assert!(source.is_none_or(|t| t == table), "one source table per job");
+            source = Some(table);
+            let name = format_ident!("{}_sink{}", case.name, k);
+            let types: Vec<DataType> = case
+                .job
+                .table(table)
+                .physical_columns()
+                .map(|(_, c)| c.ty)
+                .collect();
+            let (function, skips) = sink_function(&name, &types, &levels, &mut statics);
+            let function = quote!(pub #function);
+            let sink = case.job.table(insert.target).name.clone();
+            skipped.insert((case.name.to_string(), sink.clone()), skips);
+            functions.push(function);
+            sinks.push((name, sink));
+        }
+        let table = case.job.table(source.expect("an insert"));
+        let ConnectorKind::Filesystem { path, .. } = &table.connector.kind else {
+            panic!("the source is a file")
+        };
+        let path = case.dir.join(path).display().to_string();
+        let row_types: Vec<TokenStream> = table
+            .physical_columns()
+            .map(|(_, c)| {
+                let t = value_type(&c.ty);
+                quote!(Option<#t>)
+            })
+            .collect();
+        let getters: Vec<TokenStream> = table
+            .physical_columns()
+            .enumerate()
+            .map(|(i, (_, c))| getter(i, &c.ty))
+            .collect();
+        let names: Vec<&str> = table.physical_columns().map(|(_, c)| c.name.as_str()).collect();
+        let module = format_ident!("{}", case.name);
+        let case_name = case.name;
+        let sink_names = sinks.iter().map(|(_, s)| s.as_str());
+        let sink_fns = sinks.iter().map(|(f, _)| quote!(#module::#f));
+        items.push(quote! {
+            mod #module {
+                pub type Row = (#(#row_types,)*);
+                pub fn read() -> rt::Result<Vec<Row>> {
+                    let info = std::sync::Arc::new(rt::source::SourceInfo {
+                        columns: vec![#(#names.to_string()),*],
+                        ignore_parse_errors: false,
+                    });
+                    let opts = rt::source::csv::CsvOptions { null_literal: Some(Vec::new()), ..Default::default() };
+                    let files = vec![std::path::PathBuf::from(#path)];
+                    let mut rows = Vec::new();
+                    for split in rt::source::files::plan_splits(&files, 1, opts.boundary())? {
+                        let mut reader = rt::source::csv::CsvReader::open(&split, opts.clone(), info.clone())?;
+                        while let Some(rec) = reader.next_record()? {
+                            rows.push((#(#getters,)*));
+                        }
+                    }
+                    Ok(rows)
+                }
+                use super::*;
+                #(#functions)*
+            }
+        });
+        let reads = format_ident!("rows{}", n);
+        runs.push(quote! {
+            let #reads = #module::read()?;
+            for row in &#reads {
+                #(
+                    match #sink_fns(row) {
+                        Ok(line) => println!("{}\t{}\t{}", #case_name, #sink_names, line),
+                        Err(e) => println!(
+                            "{}\t{}\t{},ERROR {}",
+                            #case_name,
+                            #sink_names,
+                            row.0.map_or(String::new(), |id| id.to_string()),
+                            e
+                        ),
+                    }
+                )*
+            }
+        });
+    }
+    let statics = statics.into_items();
+    let tokens = quote! {
+        //! Generated by the stmtc codegen::expr tests.
+        #![allow(unused_parens, unused_variables, clippy::all)]
+        use stmtc_runtime as rt;
+        use rt::source::Record;
+        use rt::sink::format::{CsvFormat, Field, RowFormat};
+        #(#statics)*
+        #(#items)*
+        fn main() {
+            if let Err(e) = run() {
+                eprintln!("error: {e}");
+                std::process::exit(1);
+            }
+        }
+        fn run() -> rt::Result<()> {
+            #(#runs)*
+            Ok(())
+        }
+    };
+    Program { tokens, skipped }
+}
+
+/// Splits a csv line written by Flink (quotes only around fields that need
+/// them, `""` inside quotes).
+fn split_csv(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                fields.last_mut().expect("a field").push('"');
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(String::new()),
+            c => fields.last_mut().expect("a field").push(c),
+        }
+    }
+    fields
+}
+
+/// Rows of a sink file keyed by their first field (the input row's id).
+fn rows_by_id(text: &str) -> BTreeMap<String, Vec<String>> {
+    text.lines()
+        .map(split_csv)
+        .map(|f| (f[0].clone(), f))
+        .collect()
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace")
+        .to_path_buf()
+}
+
+/// Writes the scratch crate, builds and runs it; returns its stdout.
+fn build_and_run(source: &str) -> String {
+    let dir = std::env::temp_dir().join("stmtc-codegen-expr-tests");
+    std::fs::create_dir_all(dir.join("src")).expect("scratch dir");
+    let runtime = workspace().join("runtime");
+    let manifest = format!(
+        "[package]\nname = \"codegen-expr-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [dependencies]\nstmtc-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+        runtime.display().to_string()
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).expect("Cargo.toml");
+    // Pin the runtime's dependencies to the versions the workspace tests.
+    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).expect("Cargo.lock");
+    std::fs::write(dir.join("src/main.rs"), source).expect("main.rs");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let output = Command::new(cargo)
+        .args(["run", "--quiet", "--offline", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(workspace().join("target/codegen-expr-tests"))
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "the generated program failed ({}):\n{}\nsource: {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr),
+        dir.join("src/main.rs").display()
+    );
+    String::from_utf8(output.stdout).expect("utf-8 output")
+}
+
+#[test]
+fn flink_results() {
+    let fixture = |name: &'static str, dir: PathBuf| {
+        let sql = std::fs::read_to_string(dir.join("job.sql")).expect("job.sql");
+        Case {
+            name,
+            dir,
+            job: bind(&sql),
+        }
+    };
+    let cases = [
+        fixture("expressions", workspace().join("fixtures/expressions")),
+        fixture(
+            "probe",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("src/codegen/expr/testdata/probe"),
+        ),
+    ];
+    let Program { tokens, skipped } = program(&cases);
+    let file: syn::File = syn::parse2(tokens).expect("the generated program parses");
+    let source = prettyplease::unparse(&file);
+    let stdout = build_and_run(&source);
+
+    let mut actual: BTreeMap<(String, String), String> = BTreeMap::new();
+    for line in stdout.lines() {
+        let mut parts = line.splitn(3, '\t');
+        let (case, sink, row) = (
+            parts.next().unwrap_or_default(),
+            parts.next().unwrap_or_default(),
+            parts.next().unwrap_or_default(),
+        );
+        let text = actual.entry((case.to_string(), sink.to_string())).or_default();
+        text.push_str(row);
+        text.push('\n');
+    }
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    let mut not_generated = BTreeSet::new();
+    for case in &cases {
+        for insert in &case.job.inserts {
+            let sink = case.job.table(insert.target).name.clone();
+            let key = (case.name.to_string(), sink.clone());
+            let expected_path = case.dir.join("expected").join(format!("{sink}.csv"));
+            let expected = std::fs::read_to_string(&expected_path).expect("expected file");
+            let expected = rows_by_id(&expected);
+            let got = rows_by_id(actual.get(&key).map_or("", String::as_str));
+            let skips = &skipped[&key];
+            let columns: Vec<String> = case
+                .job
+                .table(insert.target)
+                .physical_columns()
+                .map(|(_, c)| c.name.clone())
+                .collect();
+            for (i, reason) in skips {
+                not_generated.insert(format!("{sink}.{}: {reason}", columns[*i]));
+            }
+            assert_eq!(
+                expected.keys().collect::<Vec<_>>(),
+                got.keys().collect::<Vec<_>>(),
+                "{sink}: the rows differ\n{:?}",
+                actual.get(&key)
+            );
+            for (id, want) in &expected {
+                let have = &got[id];
+                if have.get(1).is_some_and(|h| h.starts_with("ERROR")) {
+                    failures.push(format!("{sink} id {id}: {}", have[1]));
+                    continue;
+                }
+                for (i, w) in want.iter().enumerate() {
+                    if skips.contains_key(&i) {
+                        continue;
+                    }
+                    compared += 1;
+                    let h = have.get(i).map_or("<missing>", String::as_str);
+                    if h != w {
+                        failures.push(format!(
+                            "{sink}.{} id {id}: flink `{w}`, generated `{h}`",
+                            columns[i]
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "compared {compared} values; not generated ({}):\n  {}",
+        not_generated.len(),
+        not_generated.into_iter().collect::<Vec<_>>().join("\n  ")
+    );
+    assert!(
+        failures.is_empty(),
+        "{} values differ from Flink's:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -1,0 +1,248 @@
+//! The job crate around `main.rs`: `Cargo.toml` and `README.md` (from the
+//! tera templates in `templates/`), a `Cargo.lock` pinned to the versions the
+//! runtime is tested with, `plan.txt` / `plan.json`, and the runtime itself —
+//! vendored into `runtime/` for `stmtc compile`, so the crate builds anywhere
+//! with cargo alone, or shared by path for `stmtc run`'s cache.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::GenError;
+use crate::diagnostics::SourceFile;
+use crate::ir::ConnectorKind;
+use crate::plan::{NodeKind, Plan};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+}
+
+/// Where the job crate finds the runtime.
+#[derive(Clone, Debug)]
+pub(crate) enum RuntimeSource {
+    /// Copied into the crate's `runtime/` folder (self-contained).
+    Vendored,
+    /// An existing runtime folder, as written in `Cargo.toml`.
+    Path(String),
+}
+
+/// The files of a job crate, relative to its root.
+pub(crate) struct CrateFiles {
+    pub package: String,
+    pub files: Vec<(PathBuf, String)>,
+}
+
+#[derive(Serialize)]
+struct TableInfo {
+    name: String,
+    connector: String,
+    path: Option<String>,
+    reads: bool,
+    writes: bool,
+}
+
+/// Files of a standalone runtime crate (for vendoring or a shared cache).
+pub(crate) fn runtime_files() -> Vec<(PathBuf, String)> {
+    let mut files: Vec<(PathBuf, String)> = embedded::RUNTIME_FILES
+        .iter()
+        .map(|(path, text)| (PathBuf::from(path), text.to_string()))
+        .collect();
+    files.push((PathBuf::from("Cargo.toml"), runtime_manifest()));
+    files
+}
+
+/// A digest of the runtime sources, to name a shared runtime folder.
+pub(crate) fn runtime_digest() -> String {
+    let mut h = Fnv::default();
+    for (path, text) in embedded::RUNTIME_FILES {
+        h.write(path.as_bytes());
+        h.write(text.as_bytes());
+    }
+    h.write(embedded::RUNTIME_MANIFEST.as_bytes());
+    format!("{:016x}", h.0)
+}
+
+/// FNV-1a: a small stable hash for cache keys (not for security).
+pub(crate) struct Fnv(pub u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    pub fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// The runtime's manifest without workspace inheritance.
+fn runtime_manifest() -> String {
+    let deps = embedded::RUNTIME_MANIFEST
+        .split_once("[dependencies]")
+        .map_or("", |(_, rest)| rest);
+    format!(
+        "[package]\nname = \"stmtc-runtime\"\nversion = \"{}\"\nedition = \"2021\"\npublish = false\ndescription = \"The operator library of stmtc job binaries\"\n\n[dependencies]{}",
+        env!("CARGO_PKG_VERSION"),
+        deps.trim_end().to_string() + "\n"
+    )
+}
+
+/// A package name from the job file name: `orders-daily.sql` -> `orders_daily`.
+pub(crate) fn package_name(file: &SourceFile) -> String {
+    let stem = std::path::Path::new(&file.name)
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let mut name: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .collect();
+    if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        name = format!("job_{name}");
+    }
+    name
+}
+
+/// Everything of the crate: manifest, lock file, sources, plans, README.
+pub(crate) fn generate_crate(
+    plan: &Plan,
+    file: &SourceFile,
+    package: &str,
+    runtime: &RuntimeSource,
+    plan_text: &str,
+    plan_json: &str,
+) -> Result<CrateFiles, GenError> {
+    let main_rs = super::generate_main(plan, file, plan_text)?;
+    let runtime_path = match runtime {
+        RuntimeSource::Vendored => "runtime".to_string(),
+        RuntimeSource::Path(p) => p.clone(),
+    };
+    let mut ctx = tera::Context::new();
+    ctx.insert("package", package);
+    ctx.insert("source", &file.name);
+    ctx.insert("stmtc_version", env!("CARGO_PKG_VERSION"));
+    ctx.insert("runtime_path", &runtime_path);
+    ctx.insert("tables", &table_infos(plan));
+    let render = |name: &str, template: &str| {
+        tera::Tera::one_off(template, &ctx, false).map_err(|e| GenError {
+            node: crate::plan::NodeId(0),
+            message: format!("internal: template {name}: {e}"),
+        })
+    };
+    let mut files = vec![
+        (PathBuf::from("Cargo.toml"), render("Cargo.toml", embedded::CARGO_TOML_TEMPLATE)?),
+        (PathBuf::from("Cargo.lock"), lock_file(package)),
+        (PathBuf::from("README.md"), render("README.md", embedded::README_TEMPLATE)?),
+        (PathBuf::from("src/main.rs"), main_rs),
+        (PathBuf::from("plan.txt"), plan_text.to_string()),
+        (PathBuf::from("plan.json"), plan_json.to_string()),
+    ];
+    if let RuntimeSource::Vendored = runtime {
+        files.extend(runtime_files().into_iter().map(|(p, t)| (PathBuf::from("runtime").join(p), t)));
+    }
+    Ok(CrateFiles {
+        package: package.to_string(),
+        files,
+    })
+}
+
+fn table_infos(plan: &Plan) -> Vec<TableInfo> {
+    plan.job
+        .tables
+        .iter()
+        .map(|t| {
+            let reads = plan.nodes.iter().any(|n| matches!(n.kind, NodeKind::Scan { table, .. } if table == t.id));
+            let writes = plan.nodes.iter().any(|n| matches!(n.kind, NodeKind::Sink { table, .. } if table == t.id));
+            TableInfo {
+                name: t.name.clone(),
+                connector: match &t.connector.kind {
+                    ConnectorKind::Filesystem { format, .. } => format!("filesystem ({})", format!("{format:?}").to_lowercase()),
+                    other => other.name().to_string(),
+                },
+                path: match &t.connector.kind {
+                    ConnectorKind::Filesystem { path, .. } => Some(path.clone()),
+                    _ => None,
+                },
+                reads,
+                writes,
+            }
+        })
+        .collect()
+}
+
+/// A `Cargo.lock` with the exact versions of the runtime's dependencies
+/// taken from the lock file stmtc was built and tested with.
+fn lock_file(package: &str) -> String {
+    // Blocks of the workspace lock file, by package name.
+    let blocks: Vec<&str> = embedded::WORKSPACE_LOCK.split("[[package]]").skip(1).collect();
+    let field = |block: &str, key: &str| -> Option<String> {
+        block
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{key} = \"")).map(|v| v.trim_end_matches('"').to_string()))
+    };
+    let deps_of = |block: &str| -> Vec<String> {
+        let Some((_, rest)) = block.split_once("dependencies = [") else {
+            return Vec::new();
+        };
+        let list = rest.split(']').next().unwrap_or("");
+        list.split(',')
+            .map(|d| d.trim().trim_matches('"').split(' ').next().unwrap_or("").to_string())
+            .filter(|d| !d.is_empty())
+            .collect()
+    };
+    let find = |name: &str| blocks.iter().find(|b| field(b, "name").as_deref() == Some(name)).copied();
+    let runtime_deps = find("stmtc-runtime").map(deps_of).unwrap_or_default();
+    // The dependency closure of the runtime.
+    let mut closure: Vec<String> = Vec::new();
+    let mut stack = runtime_deps.clone();
+    while let Some(d) = stack.pop() {
+        if closure.contains(&d) {
+            continue;
+        }
+        if let Some(b) = find(&d) {
+            stack.extend(deps_of(b));
+        }
+        closure.push(d);
+    }
+    let mut entries: Vec<(String, String)> = closure
+        .iter()
+        .filter_map(|d| find(d).map(|b| (d.clone(), format!("[[package]]{}", b.trim_end_matches('\n').to_string() + "\n"))))
+        .collect();
+    let list = |deps: &[String]| -> String {
+        if deps.is_empty() {
+            return String::new();
+        }
+        let mut sorted = deps.to_vec();
+        sorted.sort();
+        let items: String = sorted.iter().map(|d| format!(" \"{d}\",\n")).collect();
+        format!("dependencies = [\n{items}]\n")
+    };
+    entries.push((
+        package.to_string(),
+        format!(
+            "[[package]]\nname = \"{package}\"\nversion = \"0.1.0\"\n{}",
+            list(&["stmtc-runtime".to_string()])
+        ),
+    ));
+    entries.push((
+        "stmtc-runtime".to_string(),
+        format!(
+            "[[package]]\nname = \"stmtc-runtime\"\nversion = \"{}\"\n{}",
+            env!("CARGO_PKG_VERSION"),
+            list(&runtime_deps)
+        ),
+    ));
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out = String::from("# This file is automatically @generated by Cargo.\n# It is not intended for manual editing.\nversion = 4\n");
+    for (_, block) in entries {
+        out.push('\n');
+        out.push_str(block.trim_end());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,452 @@
+//! The harness of a generated job binary: command line (`--set`, `--quiet`,
+//! `--threads`, `--explain`), connector options with run-time overrides, the
+//! builders that turn options into reader/writer settings, and the exit
+//! protocol (summary on success, `error: ...` and exit code 1 on failure).
+//!
+//! Generated code declares its tables ([`TableDecl`]) and a `run` function;
+//! [`main`] does the rest. Option values were validated by the compiler;
+//! overrides are validated here the same way, before anything runs.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::sink::format::{CsvFormat, JsonFormat};
+use crate::sink::print::PrintSink;
+use crate::source::csv::CsvOptions;
+use crate::source::datagen::{Datagen, FieldKind, FieldSpec};
+use crate::source::json::JsonOptions;
+use crate::source::{SharedInfo, SourceInfo};
+use crate::value::Timestamp;
+
+/// A table of the job as the compiler saw it: name and `WITH` options.
+pub struct TableDecl {
+    pub name: &'static str,
+    pub options: &'static [(&'static str, &'static str)],
+    /// Whether the job reads / writes the table (for progress and the summary).
+    pub reads: bool,
+    pub writes: bool,
+}
+
+/// Parsed command line.
+#[derive(Debug, Default)]
+pub struct Args {
+    pub sets: Vec<(String, String, String)>,
+    pub quiet: bool,
+    pub threads: Option<usize>,
+    pub explain: bool,
+    pub help: bool,
+}
+
+const USAGE: &str = "usage: JOB [--set TABLE.OPTION=VALUE]... [--quiet] [--threads N] [--explain]
+
+  --set TABLE.OPTION=VALUE  override a connector option at run time
+                            (e.g. --set orders.path=/data/orders.csv)
+  --quiet                   no progress and no summary
+  --threads N               worker threads (default: all cores, or STMTC_THREADS)
+  --explain                 print the plan this binary was compiled from
+";
+
+/// Parses `args` (without the program name).
+pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args> {
+    let mut out = Args::default();
+    let mut it = args.into_iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = |name: &str| -> Result<String> {
+            inline
+                .clone()
+                .or_else(|| it.next())
+                .ok_or_else(|| Error::new(format!("{name} needs a value\n{USAGE}")))
+        };
+        match flag.as_str() {
+            "--quiet" | "-q" => out.quiet = true,
+            "--explain" => out.explain = true,
+            "--help" | "-h" => out.help = true,
+            "--threads" => {
+                let v = value("--threads")?;
+                let n: usize = v
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| Error::new(format!("--threads needs a positive number, found '{v}'")))?;
+                out.threads = Some(n);
+            }
+            "--set" => {
+                let v = value("--set")?;
+                let (key, val) = v
+                    .split_once('=')
+                    .ok_or_else(|| Error::new(format!("--set needs TABLE.OPTION=VALUE, found '{v}'")))?;
+                let (table, option) = key
+                    .split_once('.')
+                    .ok_or_else(|| Error::new(format!("--set needs TABLE.OPTION=VALUE, found '{v}'")))?;
+                out.sets.push((table.to_string(), option.to_string(), val.to_string()));
+            }
+            other => return Err(Error::new(format!("unknown argument '{other}'\n{USAGE}"))),
+        }
+    }
+    Ok(out)
+}
+
+/// Options that decide what code was generated and cannot change at run time.
+const FIXED_OPTIONS: &[&str] = &["connector", "format"];
+
+/// Applies `--set` overrides to the declared options. An override must name
+/// a table of the job and an option that table sets, or `path`.
+pub fn resolve_options(tables: &[TableDecl], sets: &[(String, String, String)]) -> Result<Vec<BTreeMap<String, String>>> {
+    let mut resolved: Vec<BTreeMap<String, String>> = tables
+        .iter()
+        .map(|t| t.options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+        .collect();
+    for (table, option, value) in sets {
+        let Some(i) = tables.iter().position(|t| t.name == table) else {
+            let names: Vec<&str> = tables.iter().map(|t| t.name).collect();
+            return Err(Error::new(format!(
+                "--set {table}.{option}: the job has no table '{table}' (tables: {})",
+                names.join(", ")
+            )));
+        };
+        if FIXED_OPTIONS.contains(&option.as_str()) {
+            return Err(Error::new(format!(
+                "--set {table}.{option}: '{option}' is compiled into the job; change it in the job file and recompile"
+            )));
+        }
+        if !resolved[i].contains_key(option) {
+            let keys: Vec<&str> = resolved[i]
+                .keys()
+                .map(String::as_str)
+                .filter(|k| !FIXED_OPTIONS.contains(k))
+                .collect();
+            return Err(Error::new(format!(
+                "--set {table}.{option}: table '{table}' has no option '{option}' (it can override: {})",
+                keys.join(", ")
+            )));
+        }
+        check_value(option, value).map_err(|m| Error::new(format!("--set {table}.{option}={value}: {m}")))?;
+        resolved[i].insert(option.clone(), value.clone());
+    }
+    Ok(resolved)
+}
+
+/// Value checks mirroring the compiler's for the options a user overrides.
+fn check_value(option: &str, value: &str) -> std::result::Result<(), String> {
+    let boolean = |v: &str| v.eq_ignore_ascii_case("true") || v.eq_ignore_ascii_case("false");
+    match option {
+        "csv.ignore-parse-errors"
+        | "csv.allow-comments"
+        | "csv.disable-quote-character"
+        | "json.ignore-parse-errors"
+        | "json.fail-on-missing-field"
+        | "standard-error" => {
+            if boolean(value) {
+                Ok(())
+            } else {
+                Err("expected 'true' or 'false'".into())
+            }
+        }
+        "number-of-rows" | "seed" => value
+            .parse::<u64>()
+            .map(|_| ())
+            .map_err(|_| "expected a non-negative integer".into()),
+        "csv.field-delimiter" | "csv.quote-character" | "csv.escape-character" => single_char(value).map(|_| ()),
+        "path" if value.is_empty() => Err("the path is empty".into()),
+        _ => Ok(()),
+    }
+}
+
+/// Java-style unescaping for delimiter options (`\t`, `\u0009`), as Flink does.
+fn single_char(value: &str) -> std::result::Result<u8, String> {
+    let unescaped = match value {
+        "\\t" => "\t".to_string(),
+        "\\n" => "\n".to_string(),
+        "\\r" => "\r".to_string(),
+        "\\\\" => "\\".to_string(),
+        v if v.starts_with("\\u") && v.len() == 6 => u32::from_str_radix(&v[2..], 16)
+            .ok()
+            .and_then(char::from_u32)
+            .map(String::from)
+            .ok_or("expected a single character")?,
+        v => v.to_string(),
+    };
+    match unescaped.as_bytes() {
+        [b] => Ok(*b),
+        _ => Err("expected a single (ASCII) character".into()),
+    }
+}
+
+/// Everything a running job needs besides its generated code.
+pub struct Context {
+    pub threads: usize,
+    pub quiet: bool,
+    options: Vec<BTreeMap<String, String>>,
+    names: Vec<&'static str>,
+    pub progress: Arc<Progress>,
+    /// Progress counter index per table (reads, writes).
+    counters: Vec<(Option<usize>, Option<usize>)>,
+}
+
+impl Context {
+    pub fn new(tables: &[TableDecl], args: &Args) -> Result<Context> {
+        let options = resolve_options(tables, &args.sets)?;
+        let mut progress = Progress::new(args.quiet);
+        let mut counters = Vec::with_capacity(tables.len());
+        for (t, opts) in tables.iter().zip(&options) {
+            let read = t.reads.then(|| {
+                // Total bytes for the progress bar; a missing path fails later, located.
+                let total = opts
+                    .get("path")
+                    .and_then(|p| crate::source::files::list_files(std::path::Path::new(p)).ok())
+                    .map_or(0, |files| files.iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum());
+                progress.add_source(t.name, total)
+            });
+            let write = t.writes.then(|| progress.add_sink(t.name));
+            counters.push((read, write));
+        }
+        Ok(Context {
+            threads: args.threads.unwrap_or_else(crate::ops::parallel::default_threads),
+            quiet: args.quiet,
+            options,
+            names: tables.iter().map(|t| t.name).collect(),
+            progress: Arc::new(progress),
+            counters,
+        })
+    }
+
+    /// The progress counter of a table the job reads.
+    pub fn source_counter(&self, table: usize) -> &crate::progress::SourceCounter {
+        let i = self.counters[table].0.unwrap_or_else(|| unreachable!("table {table} is read"));
+        &self.progress.sources[i]
+    }
+
+    /// The progress counter of a table the job writes.
+    pub fn sink_counter(&self, table: usize) -> &crate::progress::SinkCounter {
+        let i = self.counters[table].1.unwrap_or_else(|| unreachable!("table {table} is written"));
+        &self.progress.sinks[i]
+    }
+
+    pub fn option(&self, table: usize, key: &str) -> Option<&str> {
+        self.options[table].get(key).map(String::as_str)
+    }
+
+    fn flag(&self, table: usize, key: &str) -> bool {
+        self.option(table, key).is_some_and(|v| v.eq_ignore_ascii_case("true"))
+    }
+
+    fn char_option(&self, table: usize, key: &str) -> Result<Option<u8>> {
+        self.option(table, key)
+            .map(|v| single_char(v).map_err(|m| Error::new(format!("table '{}': '{key}' = '{v}': {m}", self.names[table]))))
+            .transpose()
+    }
+
+    /// `path`, relative to the current directory as in Flink.
+    pub fn path(&self, table: usize) -> PathBuf {
+        PathBuf::from(self.option(table, "path").unwrap_or_default())
+    }
+
+    pub fn source_info(&self, table: usize, columns: &[&str]) -> SharedInfo {
+        let ignore = self.flag(table, "csv.ignore-parse-errors") || self.flag(table, "json.ignore-parse-errors");
+        Arc::new(SourceInfo {
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            ignore_parse_errors: ignore,
+        })
+    }
+
+    pub fn csv_options(&self, table: usize) -> Result<CsvOptions> {
+        let mut o = CsvOptions::default();
+        if let Some(d) = self.char_option(table, "csv.field-delimiter")? {
+            o.field_delimiter = d;
+        }
+        if self.flag(table, "csv.disable-quote-character") {
+            o.quote = None;
+        } else if let Some(q) = self.char_option(table, "csv.quote-character")? {
+            o.quote = Some(q);
+        }
+        o.allow_comments = self.flag(table, "csv.allow-comments");
+        o.escape = self.char_option(table, "csv.escape-character")?;
+        o.null_literal = self.option(table, "csv.null-literal").map(|s| s.as_bytes().to_vec());
+        Ok(o)
+    }
+
+    pub fn json_options(&self, table: usize) -> Result<JsonOptions> {
+        let mut o = JsonOptions::default();
+        o.fail_on_missing_field = self.flag(table, "json.fail-on-missing-field");
+        o.iso8601 = self
+            .option(table, "json.timestamp-format.standard")
+            .is_some_and(|v| v.eq_ignore_ascii_case("ISO-8601"));
+        Ok(o)
+    }
+
+    pub fn csv_format(&self, table: usize) -> Result<CsvFormat> {
+        let delimiter = self.char_option(table, "csv.field-delimiter")?.unwrap_or(b',');
+        let quote = if self.flag(table, "csv.disable-quote-character") {
+            None
+        } else {
+            Some(self.char_option(table, "csv.quote-character")?.unwrap_or(b'"'))
+        };
+        let escape = self.char_option(table, "csv.escape-character")?;
+        let null_literal = self.option(table, "csv.null-literal").map(str::to_string);
+        Ok(CsvFormat::new(delimiter, quote, escape, null_literal))
+    }
+
+    pub fn json_format(&self, table: usize, columns: &[&str]) -> JsonFormat {
+        let mut f = JsonFormat::new(columns);
+        f.iso8601 = self
+            .option(table, "json.timestamp-format.standard")
+            .is_some_and(|v| v.eq_ignore_ascii_case("ISO-8601"));
+        f.decimal_plain = self.flag(table, "json.encode.decimal-as-plain-number");
+        f
+    }
+
+    pub fn print_sink(&self, table: usize) -> PrintSink {
+        PrintSink::new(self.option(table, "print-identifier"), self.flag(table, "standard-error"))
+    }
+
+    /// The datagen generator of a table; `columns` are its physical columns.
+    pub fn datagen(&self, table: usize, columns: &[&str]) -> Result<Datagen> {
+        let name = self.names[table];
+        let number = |key: &str| -> Result<Option<f64>> {
+            self.option(table, key)
+                .map(|v| {
+                    v.trim()
+                        .parse::<f64>()
+                        .map_err(|_| Error::new(format!("table '{name}': '{key}' = '{v}' is not a number")))
+                })
+                .transpose()
+        };
+        let mut fields = Vec::with_capacity(columns.len());
+        for col in columns {
+            let key = |o: &str| format!("fields.{col}.{o}");
+            let mut spec = FieldSpec::default();
+            if self.option(table, &key("kind")).is_some_and(|k| k.eq_ignore_ascii_case("sequence")) {
+                let start = number(&key("start"))?.unwrap_or(0.0) as i64;
+                let end = number(&key("end"))?.ok_or_else(|| {
+                    Error::new(format!("table '{name}': sequence field '{col}' needs 'fields.{col}.end'"))
+                })? as i64;
+                spec.kind = FieldKind::Sequence { start, end };
+            }
+            spec.min = number(&key("min"))?;
+            spec.max = number(&key("max"))?;
+            if let Some(l) = number(&key("length"))? {
+                spec.length = l as usize;
+            }
+            spec.null_rate = number(&key("null-rate"))?.unwrap_or(0.0);
+            if let Some(v) = self.option(table, &key("max-past")) {
+                spec.max_past_ms = parse_duration_ms(v)
+                    .ok_or_else(|| Error::new(format!("table '{name}': 'fields.{col}.max-past' = '{v}' is not a duration")))?;
+            }
+            fields.push(spec);
+        }
+        let rows = number("number-of-rows")?.map(|n| n as u64);
+        let seed = number("seed")?.map(|n| n as u64);
+        Datagen::new(fields, rows, seed, now())
+    }
+}
+
+/// Flink durations: a number with an optional unit (default milliseconds).
+fn parse_duration_ms(v: &str) -> Option<i64> {
+    let v = v.trim();
+    let digits: String = v.chars().take_while(char::is_ascii_digit).collect();
+    let n: i64 = digits.parse().ok()?;
+    let factor = match v[digits.len()..].trim().to_ascii_lowercase().as_str() {
+        "" | "ms" | "milli" | "millis" | "millisecond" | "milliseconds" => 1,
+        "s" | "sec" | "secs" | "second" | "seconds" => 1_000,
+        "min" | "m" | "minute" | "minutes" => 60_000,
+        "h" | "hour" | "hours" => 3_600_000,
+        "d" | "day" | "days" => 86_400_000,
+        _ => return None,
+    };
+    n.checked_mul(factor)
+}
+
+fn now() -> Timestamp {
+    let d = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    Timestamp::from_millis(d.as_millis() as i64)
+}
+
+/// The `main` of a generated job: parses the command line, runs `run`,
+/// prints the summary, and maps failure to `error: ...` on stderr and exit 1.
+pub fn main(plan: &str, tables: &[TableDecl], run: fn(&mut Context) -> Result<()>) -> ExitCode {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {}", e.message());
+            return ExitCode::from(2);
+        }
+    };
+    if args.help {
+        print!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    if args.explain {
+        print!("{plan}");
+        return ExitCode::SUCCESS;
+    }
+    let mut ctx = match Context::new(tables, &args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {}", e.message());
+            return ExitCode::from(2);
+        }
+    };
+    let ticker = ctx.progress.start_ticker();
+    let result = run(&mut ctx);
+    drop(ticker);
+    match result {
+        Ok(()) => {
+            ctx.progress.print_summary();
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {}", e.message());
+            eprintln!("the job failed; no sink was changed");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TABLES: &[TableDecl] = &[TableDecl {
+        name: "orders",
+        options: &[("connector", "filesystem"), ("path", "a.csv"), ("format", "csv")],
+        reads: true,
+        writes: false,
+    }];
+
+    fn args(list: &[&str]) -> Result<Args> {
+        parse_args(list.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn overrides_apply_and_are_validated() {
+        let a = args(&["--set", "orders.path=/tmp/x.csv", "--quiet", "--threads=3"]).unwrap();
+        assert!(a.quiet);
+        assert_eq!(a.threads, Some(3));
+        let resolved = resolve_options(TABLES, &a.sets).unwrap();
+        assert_eq!(resolved[0]["path"], "/tmp/x.csv");
+        let bad = |s: &str| resolve_options(TABLES, &args(&["--set", s]).unwrap().sets).unwrap_err();
+        assert!(bad("users.path=x").message().contains("no table 'users'"));
+        assert!(bad("orders.format=json").message().contains("compiled into the job"));
+        assert!(bad("orders.pth=x").message().contains("has no option 'pth'"));
+        assert!(args(&["--threads", "0"]).is_err());
+        assert!(args(&["--bogus"]).is_err());
+    }
+
+    #[test]
+    fn delimiters_unescape_like_flink() {
+        assert_eq!(single_char("\\t"), Ok(b'\t'));
+        assert_eq!(single_char("\\u0009"), Ok(b'\t'));
+        assert_eq!(single_char(";"), Ok(b';'));
+        assert!(single_char(";;").is_err());
+    }
+}
