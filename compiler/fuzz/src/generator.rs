@@ -116,8 +116,8 @@ pub fn hostile_text(rng: &mut Rng, max_parts: usize) -> String {
     let mut s = String::new();
     for _ in 0..rng.range(1, max_parts.max(1)) {
         match rng.below(5) {
-            0 => s.push_str(rng.pick(RUST_WORDS)),
-            1 => s.push_str(rng.pick(SQL_WORDS)),
+            0 => s.push_str(*rng.pick(RUST_WORDS)),
+            1 => s.push_str(*rng.pick(SQL_WORDS)),
             2 => s.push(char::from(b'a' + rng.below(26) as u8)),
             3 => {
                 // any scalar value
@@ -129,7 +129,7 @@ pub fn hostile_text(rng: &mut Rng, max_parts: usize) -> String {
                 };
                 s.push(c);
             }
-            _ => s.push_str(rng.pick(HOSTILE_CHARS)),
+            _ => s.push_str(*rng.pick(HOSTILE_CHARS)),
         }
     }
     s
@@ -671,7 +671,10 @@ impl Gen<'_> {
             11 => format!("{}({} ORDER BY 1)", self.rng.pick(&["LISTAGG", "SUM", "COUNT"]), self.expr(scope, c, d)),
             12 => format!("{} OVER (PARTITION BY 1 ORDER BY 1)", self.rng.pick(&["ROW_NUMBER()", "SUM(1)", "RANK()"])),
             13 => format!("{} FILTER (WHERE {})", self.rng.pick(&["COUNT(*)", "SUM(1)"]), self.expr(scope, Class::Bool, d)),
-            14 => format!("{}::{}", self.expr(scope, c, d), type_text(self.rng, random_ty(self.rng))),
+            14 => {
+                let t = random_ty(self.rng);
+                format!("{}::{}", self.expr(scope, c, d), type_text(self.rng, t))
+            }
             15 => format!("{} / 0", self.expr(scope, Class::Int, d)),
             16 => format!("{} COLLATE x", self.expr(scope, Class::Str, d)),
             17 => format!("INTERVAL {} {}", self.string_lit(), self.rng.pick(&["SECOND", "DAY", "FORTNIGHT", "YEAR TO MONTH", "DAY(5) TO SECOND(9)"])),
@@ -694,7 +697,10 @@ impl Gen<'_> {
             }
             19 => format!("TRIM({} {} FROM {})", self.rng.pick(&["BOTH", "LEADING", "TRAILING"]), self.string_lit(), self.expr(scope, Class::Str, d)),
             20 => format!("POSITION({} IN {})", self.expr(scope, Class::Str, d), self.expr(scope, Class::Str, d)),
-            _ => format!("CAST({} AS {})", self.expr(scope, c, d), type_text(self.rng, random_ty(self.rng))),
+            _ => {
+                let t = random_ty(self.rng);
+                format!("CAST({} AS {})", self.expr(scope, c, d), type_text(self.rng, t))
+            }
         }
     }
 

@@ -278,6 +278,18 @@ impl Binder<'_> {
                 for item in list {
                     items.push(self.bind_expr(item, cx, span)?);
                 }
+                // Flink folds string literals in an IN list to the operand's
+                // type (`int_col IN ('1', '2')` is accepted), although it
+                // refuses comparing a string column with a number.
+                if x.ty.is_numeric() {
+                    items = items
+                        .into_iter()
+                        .map(|i| match i.kind {
+                            ExprKind::Literal(Literal::String(_)) => cast_to(i, DataType::not_null(x.ty.kind)),
+                            _ => i,
+                        })
+                        .collect();
+                }
                 let mut types = vec![x.ty];
                 types.extend(items.iter().map(|i| i.ty));
                 let common = typing::common_type(&types).ok_or_else(|| {

@@ -30,6 +30,11 @@ pub(crate) fn value(value: &Value, span: Span) -> BResult<Expr> {
             span,
         )),
         Value::Null => Ok(literal(Literal::Null, DataType::null(), span)),
+        Value::DoubleQuotedString(s) => Err(Diagnostic::error(
+            span,
+            format!("\"{s}\": double quotes are not Flink SQL"),
+        )
+        .with_help(format!("quote identifiers with backticks (`{s}`) and strings with single quotes ('{s}')"))),
         other => Err(unsupported(span, &format!("the literal {other}"))),
     }
 }

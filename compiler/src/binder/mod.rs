@@ -41,6 +41,7 @@ pub fn bind_script(file: &SourceFile, script: &ast::Script, diags: &mut Diagnost
         names: BTreeMap::new(),
         defining_view: None,
         ctes: Vec::new(),
+        temporary: HashSet::new(),
     };
     for name in &script.broken_names {
         binder
@@ -80,6 +81,8 @@ pub(crate) struct Binder<'a> {
     defining_view: Option<String>,
     /// WITH queries in scope, innermost last.
     ctes: Vec<(String, Rel)>,
+    /// Names declared TEMPORARY (they may shadow permanent ones, once).
+    temporary: HashSet<String>,
 }
 
 impl Binder<'_> {
@@ -118,24 +121,33 @@ impl Binder<'_> {
     }
 
     /// Registers a name, or reports that it exists. Returns false if it exists.
-    fn declare(&mut self, name: &ast::Name, if_not_exists: bool, what: &str) -> Option<bool> {
+    /// Registers a name, or reports that it exists. A TEMPORARY table or view
+    /// may shadow a permanent one of the same name, as in Flink.
+    fn declare(&mut self, name: &ast::Name, if_not_exists: bool, temporary: bool) -> Option<bool> {
         if let Some((_, first)) = self.names.get(&name.value) {
             if if_not_exists {
                 return Some(false);
             }
+            if temporary && !self.temporary.contains(&name.value) {
+                self.temporary.insert(name.value.clone());
+                return Some(true);
+            }
             let first = *first;
             self.error(
-                Diagnostic::error(name.span, format!("{what} `{}` already exists", name.value))
+                Diagnostic::error(name.span, format!("a table or view named `{}` already exists", name.value))
                     .with_related(first, "first defined here")
                     .with_help("use another name, or CREATE ... IF NOT EXISTS to keep the first definition"),
             );
             return None;
         }
+        if temporary {
+            self.temporary.insert(name.value.clone());
+        }
         Some(true)
     }
 
     fn bind_create_table(&mut self, table: &ast::CreateTable) {
-        let Some(true) = self.declare(&table.name, table.if_not_exists, "table") else {
+        let Some(true) = self.declare(&table.name, table.if_not_exists, table.temporary) else {
             return;
         };
         let id = TableId(self.job.tables.len() as u32);
@@ -330,7 +342,7 @@ impl Binder<'_> {
     }
 
     fn bind_create_view(&mut self, view: &ast::CreateView) {
-        let Some(true) = self.declare(&view.name, view.if_not_exists, "view") else {
+        let Some(true) = self.declare(&view.name, view.if_not_exists, view.temporary) else {
             return;
         };
         self.defining_view = Some(view.name.value.clone());

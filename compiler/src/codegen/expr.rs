@@ -194,9 +194,7 @@ impl Gen<'_> {
                 ceil,
                 operand,
             } => self.round_time(*unit, *ceil, operand),
-            ExprKind::TimestampDiff { unit, start, end } => {
-                self.timestamp_diff(*unit, start, end)
-            }
+            ExprKind::TimestampDiff { unit, start, end } => self.timestamp_diff(*unit, start, end),
             ExprKind::TimestampAdd {
                 unit,
                 count,
@@ -329,7 +327,9 @@ impl Gen<'_> {
         let l = self.expr(left)?;
         let r = self.expr(right)?;
         if lk.is_interval() || rk.is_interval() {
-            return self.interval_arithmetic(op, l, lk, r, rk, ty).ok_or_else(what);
+            return self
+                .interval_arithmetic(op, l, lk, r, rk, ty)
+                .ok_or_else(what);
         }
         match ty.kind {
             k if k.is_integer() && lk == k && rk == k => {
@@ -455,24 +455,24 @@ impl Gen<'_> {
         let d = self.expr(dt)?;
         let i = self.expr(iv)?;
         let body: fn(&Ident, &TokenStream) -> TokenStream = match dt.ty.kind {
-            TypeKind::Timestamp(_) if months => |a: &Ident, b: &TokenStream| {
-                quote!(rt::func::temporal::add_months(#a, #b))
-            },
+            TypeKind::Timestamp(_) if months => {
+                |a: &Ident, b: &TokenStream| quote!(rt::func::temporal::add_months(#a, #b))
+            }
             // An instant plus a duration does not depend on the time zone.
             TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) if !months => {
                 |a: &Ident, b: &TokenStream| quote!(rt::func::temporal::add_millis(#a, #b))
             }
-            TypeKind::Date if months => |a: &Ident, b: &TokenStream| {
-                quote!(rt::func::temporal::add_months_date(#a, #b))
-            },
+            TypeKind::Date if months => {
+                |a: &Ident, b: &TokenStream| quote!(rt::func::temporal::add_months_date(#a, #b))
+            }
             // Flink: `date + (int) (interval / 86400000)`, truncating toward zero.
-            TypeKind::Date => |a: &Ident, b: &TokenStream| {
-                quote!(rt::value::Date(#a.0.wrapping_add((#b / 86_400_000) as i32)))
-            },
+            TypeKind::Date => {
+                |a: &Ident, b: &TokenStream| quote!(rt::value::Date(#a.0.wrapping_add((#b / 86_400_000) as i32)))
+            }
             // TIME wraps around midnight.
-            TypeKind::Time(_) if !months => |a: &Ident, b: &TokenStream| {
-                quote!(rt::value::Time((#a.0 as i64).wrapping_add(#b).rem_euclid(86_400_000) as i32))
-            },
+            TypeKind::Time(_) if !months => {
+                |a: &Ident, b: &TokenStream| quote!(rt::value::Time((#a.0 as i64).wrapping_add(#b).rem_euclid(86_400_000) as i32))
+            }
             _ => return Err(what()),
         };
         Ok(self.strict(vec![d, i], |v| {
@@ -604,9 +604,8 @@ impl Gen<'_> {
                     TypeKind::Time(_) => quote!(rt::func::temporal::extract_time),
                     _ => quote!(rt::func::temporal::extract),
                 };
-                let year = |f: &TokenStream, v: &Ident| {
-                    quote!(#f(rt::func::temporal::Unit::Year, #v))
-                };
+                let year =
+                    |f: &TokenStream, v: &Ident| quote!(#f(rt::func::temporal::Unit::Year, #v));
                 match unit {
                     TimeUnit::Epoch => match ty.kind {
                         TypeKind::Date => Box::new(|v: &Ident| quote!(#v.0 as i64 * 86_400)),
@@ -644,7 +643,8 @@ impl Gen<'_> {
 
     fn round_time(&mut self, unit: TimeUnit, ceil: bool, operand: &Expr) -> GenResult {
         let name = if ceil { "CEIL" } else { "FLOOR" };
-        let what = || unsupported(format!("{name}({} TO {unit:?})", operand.ty.kind).to_uppercase());
+        let what =
+            || unsupported(format!("{name}({} TO {unit:?})", operand.ty.kind).to_uppercase());
         let u = runtime_unit(unit).ok_or_else(what)?;
         let f = if ceil {
             quote!(rt::func::temporal::ceil)
@@ -653,20 +653,18 @@ impl Gen<'_> {
         };
         let value = self.expr(operand)?;
         let body: fn(&TokenStream, &TokenStream, &Ident) -> TokenStream = match operand.ty.kind {
-            TypeKind::Timestamp(_) => |f: &TokenStream, u: &TokenStream, v: &Ident| {
-                quote!(#f(#v, #u))
-            },
+            TypeKind::Timestamp(_) => {
+                |f: &TokenStream, u: &TokenStream, v: &Ident| quote!(#f(#v, #u))
+            }
             // A date is already rounded to any unit below a day.
             TypeKind::Date if unit >= TimeUnit::Day => {
                 |_: &TokenStream, _: &TokenStream, v: &Ident| quote!(#v)
             }
-            TypeKind::Date => |f: &TokenStream, u: &TokenStream, v: &Ident| {
-                quote!(#f(rt::func::cast::date_to_timestamp(#v), #u).date())
-            },
+            TypeKind::Date => {
+                |f: &TokenStream, u: &TokenStream, v: &Ident| quote!(#f(rt::func::cast::date_to_timestamp(#v), #u).date())
+            }
             TypeKind::Time(_) if unit >= TimeUnit::Hour => {
-                |f: &TokenStream, u: &TokenStream, v: &Ident| {
-                    quote!(#f(rt::value::Timestamp::from_millis(#v.0 as i64), #u).time())
-                }
+                |f: &TokenStream, u: &TokenStream, v: &Ident| quote!(#f(rt::value::Timestamp::from_millis(#v.0 as i64), #u).time())
             }
             _ => return Err(what()),
         };
@@ -736,27 +734,25 @@ impl Gen<'_> {
         let value = self.expr(operand)?;
         type Body = Box<dyn Fn(&Ident, &Ident) -> TokenStream>;
         let body: Body = match (operand.ty.kind, months, millis) {
-            (TypeKind::Timestamp(_), Some(m), _) => Box::new(move |n: &Ident, v: &Ident| {
-                quote!(rt::func::temporal::add_months(#v, #n.wrapping_mul(#m)))
-            }),
-            (TypeKind::Date, Some(m), _) => Box::new(move |n: &Ident, v: &Ident| {
-                quote!(rt::func::temporal::add_months_date(#v, #n.wrapping_mul(#m)))
-            }),
-            (TypeKind::Timestamp(_), None, Some(ms)) => Box::new(move |n: &Ident, v: &Ident| {
-                quote!(rt::func::temporal::add_millis(#v, (#n as i64).wrapping_mul(#ms)))
-            }),
+            (TypeKind::Timestamp(_), Some(m), _) => Box::new(
+                move |n: &Ident, v: &Ident| quote!(rt::func::temporal::add_months(#v, #n.wrapping_mul(#m))),
+            ),
+            (TypeKind::Date, Some(m), _) => Box::new(
+                move |n: &Ident, v: &Ident| quote!(rt::func::temporal::add_months_date(#v, #n.wrapping_mul(#m))),
+            ),
+            (TypeKind::Timestamp(_), None, Some(ms)) => Box::new(
+                move |n: &Ident, v: &Ident| quote!(rt::func::temporal::add_millis(#v, (#n as i64).wrapping_mul(#ms))),
+            ),
             // An instant moves by whole hours, minutes or seconds the same
             // way in every time zone.
-            (TypeKind::TimestampLtz(_), None, Some(ms)) if ms <= 3_600_000 => {
-                Box::new(move |n: &Ident, v: &Ident| {
-                    quote!(rt::func::temporal::add_millis(#v, (#n as i64).wrapping_mul(#ms)))
-                })
-            }
+            (TypeKind::TimestampLtz(_), None, Some(ms)) if ms <= 3_600_000 => Box::new(
+                move |n: &Ident, v: &Ident| quote!(rt::func::temporal::add_millis(#v, (#n as i64).wrapping_mul(#ms))),
+            ),
             (TypeKind::Date, None, Some(ms)) if ms >= 86_400_000 => {
                 let days = (ms / 86_400_000) as i32;
-                Box::new(move |n: &Ident, v: &Ident| {
-                    quote!(rt::value::Date(#v.0.wrapping_add(#n.wrapping_mul(#days))))
-                })
+                Box::new(
+                    move |n: &Ident, v: &Ident| quote!(rt::value::Date(#v.0.wrapping_add(#n.wrapping_mul(#days)))),
+                )
             }
             _ => return Err(what()),
         };
@@ -768,13 +764,7 @@ impl Gen<'_> {
 }
 
 /// `a op b` as a `bool`, for non-NULL values bound to `a` and `b`.
-fn compare_values(
-    op: BinaryOp,
-    a: &Ident,
-    lt: &DataType,
-    b: &Ident,
-    rt: &DataType,
-) -> GenResult {
+fn compare_values(op: BinaryOp, a: &Ident, lt: &DataType, b: &Ident, rt: &DataType) -> GenResult {
     if let (TypeKind::Decimal { .. }, TypeKind::Decimal { .. }) = (lt.kind, rt.kind) {
         if lt.kind != rt.kind {
             // Different scales: compare the numbers, not the unscaled digits.
@@ -941,9 +931,7 @@ fn unscaled_decimal(digits: &str, scale: u8) -> Option<i128> {
 fn literal_string(e: &Expr) -> Option<&str> {
     match &e.kind {
         ExprKind::Literal(Literal::String(s)) => Some(s),
-        ExprKind::Cast { operand, .. }
-            if matches!(e.ty.kind, TypeKind::Varchar(n) if n as usize >= operand_length(operand)) =>
-        {
+        ExprKind::Cast { operand, .. } if matches!(e.ty.kind, TypeKind::Varchar(n) if n as usize >= operand_length(operand)) => {
             literal_string(operand)
         }
         _ => None,

@@ -1103,13 +1103,13 @@ impl Gen<'_> {
                         let mut rows = 0u64;
                         let mut last = 0u64;
                         while let Some(rec) = reader.next_record()? {
+                            let row = #out_row { #(#fields),* };
                             rows += 1;
                             if rows % 65536 == 0 {
                                 let bytes = reader.bytes_read();
                                 counter.add(bytes - last, 65536);
                                 last = bytes;
                             }
-                            let row = #out_row { #(#fields),* };
                             #check
                             #emit
                         }

@@ -89,8 +89,13 @@ pub fn str_to_bool(s: &str) -> Result<bool, CastError> {
     }
 }
 
+/// CAST(string AS DATE): lenient (`2024-1-5`, surrounding spaces); a time
+/// after a space is ignored, as Flink's `DateTimeUtils.parseDate`
+/// (`'2024-02-29 10:11:12'` → 2024-02-29).
 pub fn str_to_date(s: &str) -> Result<Date, CastError> {
-    Date::parse_lenient(s.as_bytes()).ok_or_else(|| err(s, "DATE"))
+    let t = s.trim();
+    let date = t.split_once(' ').map_or(t, |(d, _)| d);
+    Date::parse_lenient(date.as_bytes()).ok_or_else(|| err(s, "DATE"))
 }
 
 pub fn str_to_time(s: &str) -> Result<Time, CastError> {
@@ -107,8 +112,31 @@ pub fn str_to_timestamp(s: &str, precision: u8) -> Result<Timestamp, CastError> 
         return Err(err(s, &format!("TIMESTAMP({precision})")));
     }
     Timestamp::parse_lenient(s.as_bytes())
+        .or_else(|| Timestamp::parse_lenient(clamp_day(s)?.as_bytes()))
         .map(|t| t.truncate(precision))
         .ok_or_else(|| err(s, &format!("TIMESTAMP({precision})")))
+}
+
+/// `y-m-d[ rest]` with a day past the month's end (but at most 31) moved to
+/// the month's last day, as java.time's SMART resolver does for Flink's
+/// TIMESTAMP casts (`'2024-04-31'` → 2024-04-30); `None` if nothing changes.
+fn clamp_day(s: &str) -> Option<String> {
+    let t = s.trim();
+    let (date, rest) = t.split_once(' ').map_or((t, ""), |(d, r)| (d, r));
+    let mut parts = date.splitn(3, '-');
+    let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+    let digits = |p: &str, max: usize| {
+        !p.is_empty() && p.len() <= max && p.bytes().all(|b| b.is_ascii_digit())
+    };
+    if !(digits(y, 4) && digits(m, 2) && digits(d, 2)) {
+        return None;
+    }
+    let (y, m, d): (i32, u32, u32) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    let last = crate::value::temporal::days_in_month(y, m);
+    if !(1..=12).contains(&m) || d <= last || d > 31 {
+        return None;
+    }
+    Some(format!("{y:04}-{m:02}-{last:02} {rest}"))
 }
 
 /// DOUBLE/FLOAT → integer: truncation, saturating like Java's `(long)` cast,
@@ -243,6 +271,22 @@ mod tests {
         assert!(str_to_i32("1e3").is_err());
         assert!(str_to_i32("0x10").is_err());
         assert!(str_to_i32("1.5x").is_err());
+        assert_eq!(
+            str_to_date("2024-02-29 10:11:12"),
+            Ok(Date::from_ymd(2024, 2, 29).unwrap())
+        );
+        assert!(str_to_date("2024-04-31").is_err());
+        let smart = |s: &str| str_to_timestamp(s, 3).map(|t| timestamp_to_string(t, 3));
+        assert_eq!(
+            smart("2024-04-31").as_deref(),
+            Ok("2024-04-30 00:00:00.000")
+        );
+        assert_eq!(
+            smart("2024-02-30 00:00:00").as_deref(),
+            Ok("2024-02-29 00:00:00.000")
+        );
+        assert!(smart("2024-13-01").is_err());
+        assert!(smart("2024-01-32").is_err());
         assert!(str_to_bool("maybe").is_err());
         assert_eq!(f64_to_i32(-2.7), -2);
         assert_eq!(f64_to_i64(1e20), i64::MAX);

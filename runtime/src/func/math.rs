@@ -120,13 +120,15 @@ pub fn round_f64(v: f64, n: i32) -> f64 {
         }
     }
     let f = 10f64.powi(n);
-    (v * f).round() / f
+    // `+ 0.0` turns -0.0 into 0.0: Flink rounds through BigDecimal, which has no -0.
+    (v * f).round() / f + 0.0
 }
 
 /// TRUNCATE(double, n).
 pub fn truncate_f64(v: f64, n: i32) -> f64 {
     let f = 10f64.powi(n);
-    (v * f).trunc() / f
+    // Flink: TRUNCATE(-0.5) is 0.0, not -0.0 (BigDecimal has no negative zero).
+    (v * f).trunc() / f + 0.0
 }
 
 /// SIGN for doubles: -1.0, 0.0 or 1.0.
@@ -207,6 +209,7 @@ mod tests {
         assert_eq!(round_i64(-125, -1), -130);
         assert_eq!(round_i64(7, 2), 7);
         assert_eq!(truncate_i64(2147483647, -3), 2147483000);
+        assert!(truncate_f64(-0.5, 0).is_sign_positive());
         assert_eq!(truncate_i64(-9000000000, -3), -9000000000);
     }
 }

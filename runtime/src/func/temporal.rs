@@ -147,21 +147,10 @@ pub fn add_days(d: Date, millis: i64) -> Date {
 
 /// TIMESTAMPDIFF(unit, a, b) = b - a in whole units.
 pub fn timestamp_diff(unit: Unit, a: Timestamp, b: Timestamp) -> i64 {
-    let months = |t: Timestamp| {
-        let (y, m, _) = t.date().ymd();
-        y as i64 * 12 + m as i64
-    };
     let ms = b.millis - a.millis;
     match unit {
         Unit::Year | Unit::Quarter | Unit::Month => {
-            let mut diff = months(b) - months(a);
-            // A partial month does not count.
-            let shifted = add_months(a, diff as i32);
-            if diff > 0 && shifted > b {
-                diff -= 1;
-            } else if diff < 0 && shifted < b {
-                diff += 1;
-            }
+            let diff = subtract_months(b, a) as i64;
             match unit {
                 Unit::Year => diff / 12,
                 Unit::Quarter => diff / 3,
@@ -176,6 +165,39 @@ pub fn timestamp_diff(unit: Unit, a: Timestamp, b: Timestamp) -> i64 {
         Unit::Millisecond => ms,
         Unit::Microsecond => ms * 1000,
         Unit::Nanosecond => ms * 1_000_000,
+    }
+}
+
+/// Whole months from `t1` to `t0`, exactly as Flink (Calcite's
+/// `DateTimeUtils.subtractMonths`): days first, then one month less when the
+/// day matches but the time of day of `t0` is earlier — so from
+/// `2000-02-29 12:00` to `2000-02-29 00:00` is -1 month, as Flink says.
+fn subtract_months(t0: Timestamp, t1: Timestamp) -> i32 {
+    let (d0, d1) = (t0.date(), t1.date());
+    let mut x = subtract_months_dates(d0.0, d1.0);
+    let d2 = add_months_date(d1, x);
+    if d2 == d0 && t0.nano_of_day() < t1.nano_of_day() {
+        x -= 1;
+    }
+    x
+}
+
+fn subtract_months_dates(date0: i32, date1: i32) -> i32 {
+    if date0 < date1 {
+        return -subtract_months_dates(date1, date0);
+    }
+    // Start with an estimate, then step until the next month passes date0.
+    let mut m = (date0 - date1) / 31;
+    loop {
+        let date2 = add_months_date(Date(date1), m).0;
+        if date2 >= date0 {
+            return m;
+        }
+        let date3 = add_months_date(Date(date1), m + 1).0;
+        if date3 > date0 {
+            return m;
+        }
+        m += 1;
     }
 }
 
@@ -498,6 +520,24 @@ mod tests {
             timestamp_diff(Unit::Day, ts("2024-01-01"), ts("2024-03-01 12:00:00")),
             60
         );
+        // From codegen/expr/testdata/probe and docs/flink-observed (Flink 2.3).
+        let months = |a: &str, b: &str| timestamp_diff(Unit::Month, ts(a), ts(b));
+        assert_eq!(months("2024-01-31", "2024-02-29"), 1);
+        assert_eq!(months("2000-02-29 12:00:00.5", "2000-02-29"), -1);
+        assert_eq!(months("2023-12-31 23:59:59.999", "2024-02-29"), 1);
+        assert_eq!(months("2024-01-05 08:01:29.363", "2024-01-31"), 0);
+        assert_eq!(
+            timestamp_diff(Unit::Year, ts("2024-01-31"), ts("2000-06-01")),
+            -23
+        );
+        assert_eq!(
+            timestamp_diff(
+                Unit::Quarter,
+                ts("2024-01-05 08:01:29.363"),
+                ts("2023-01-01")
+            ),
+            -4
+        );
     }
 
     #[test]
@@ -544,7 +584,12 @@ pub fn tumble_windows(ts: i64, size: i64, offset: i64) -> impl Iterator<Item = (
 
 /// Windows of a HOP (slide, size) that contain `ts`, latest start first as
 /// Flink assigns them.
-pub fn hop_windows(ts: i64, slide: i64, size: i64, offset: i64) -> impl Iterator<Item = (i64, i64)> {
+pub fn hop_windows(
+    ts: i64,
+    slide: i64,
+    size: i64,
+    offset: i64,
+) -> impl Iterator<Item = (i64, i64)> {
     let last = window_start(ts, slide, offset);
     (0..size / slide.max(1))
         .map(move |k| last - k * slide)
@@ -554,7 +599,12 @@ pub fn hop_windows(ts: i64, slide: i64, size: i64, offset: i64) -> impl Iterator
 
 /// Windows of a CUMULATE (step, max size) that contain `ts`: every window of
 /// the enclosing size window whose end is after `ts`.
-pub fn cumulate_windows(ts: i64, step: i64, size: i64, offset: i64) -> impl Iterator<Item = (i64, i64)> {
+pub fn cumulate_windows(
+    ts: i64,
+    step: i64,
+    size: i64,
+    offset: i64,
+) -> impl Iterator<Item = (i64, i64)> {
     let start = window_start(ts, size, offset);
     (1..=size / step.max(1))
         .map(move |k| (start, start + k * step))
@@ -575,7 +625,10 @@ mod window_tests {
     #[test]
     fn assigns_windows_like_flink() {
         let h = 3_600_000;
-        assert_eq!(tumble_windows(h + 5, h, 0).collect::<Vec<_>>(), vec![(h, 2 * h)]);
+        assert_eq!(
+            tumble_windows(h + 5, h, 0).collect::<Vec<_>>(),
+            vec![(h, 2 * h)]
+        );
         assert_eq!(
             hop_windows(h + 5, h / 2, h, 0).collect::<Vec<_>>(),
             vec![(h, 2 * h), (h / 2, h + h / 2)]
@@ -584,6 +637,9 @@ mod window_tests {
             cumulate_windows(h / 4 + 1, h / 4, h, 0).collect::<Vec<_>>(),
             vec![(0, h / 2), (0, 3 * h / 4), (0, h)]
         );
-        assert_eq!(tumble_windows(-1, 10, 0).collect::<Vec<_>>(), vec![(-10, 0)]);
+        assert_eq!(
+            tumble_windows(-1, 10, 0).collect::<Vec<_>>(),
+            vec![(-10, 0)]
+        );
     }
 }

@@ -136,9 +136,7 @@ impl Gen<'_> {
                     quote!(Some(#s.repeat(#n.max(0) as usize)))
                 })
             }
-            F::Concat => {
-                self.strict_call(args, |v| quote!(Some([#(#v.as_str()),*].concat())))
-            }
+            F::Concat => self.strict_call(args, |v| quote!(Some([#(#v.as_str()),*].concat()))),
             F::ConcatWs => {
                 // NULL arguments are skipped, a NULL separator gives NULL.
                 let vals = self.exprs(args)?;
@@ -203,12 +201,11 @@ impl Gen<'_> {
                     quote!(Some(#string::chr(#n)))
                 })
             }
-            F::ToBase64 => self.strict_call(args, |v| {
-                quote!(Some(#string::to_base64(&#(#v)*)))
-            }),
-            F::FromBase64 => self.strict_call(args, |v| {
-                quote!(Some(#string::from_base64(&#(#v)*).map_err(rt::Error::new)?))
-            }),
+            F::ToBase64 => self.strict_call(args, |v| quote!(Some(#string::to_base64(&#(#v)*)))),
+            F::FromBase64 => self.strict_call(
+                args,
+                |v| quote!(Some(#string::from_base64(&#(#v)*).map_err(rt::Error::new)?)),
+            ),
             F::IsDigit | F::IsAlpha => {
                 // NOT NULL: a NULL argument is FALSE.
                 let name = if f == F::IsDigit {
@@ -226,8 +223,10 @@ impl Gen<'_> {
                     k if k.is_integer() || k.is_interval() => quote!(wrapping_abs()),
                     TypeKind::Float | TypeKind::Double => quote!(abs()),
                     TypeKind::Decimal { .. } => {
-                        return self
-                            .strict_call(args, |v| quote!(Some(rt::value::Decimal(#(#v)*.0.abs()))))
+                        return self.strict_call(
+                            args,
+                            |v| quote!(Some(rt::value::Decimal(#(#v)*.0.abs()))),
+                        )
                     }
                     _ => return Err(what()),
                 };
@@ -236,10 +235,11 @@ impl Gen<'_> {
             F::Sign => {
                 let t = value_type(ty);
                 match ty.kind {
-                    k if k.is_integer() => self.strict_call(args, |v| quote!(Some(#(#v)*.signum()))),
-                    TypeKind::Double | TypeKind::Float => self.strict_call(args, |v| {
-                        quote!(Some(#math::sign_f64(#(#v)* as f64) as #t))
-                    }),
+                    k if k.is_integer() => {
+                        self.strict_call(args, |v| quote!(Some(#(#v)*.signum())))
+                    }
+                    TypeKind::Double | TypeKind::Float => self
+                        .strict_call(args, |v| quote!(Some(#math::sign_f64(#(#v)* as f64) as #t))),
                     TypeKind::Decimal { .. } => {
                         let dt = decimal_type(ty).ok_or_else(what)?;
                         self.strict_call(args, |v| quote!(Some(#math::sign_decimal(#(#v)*, #dt))))
@@ -351,15 +351,26 @@ impl Gen<'_> {
                     return Err(what());
                 }
                 let value = self.expr(&args[0])?;
-                Ok(quote!(#value.map(|n| rt::value::Timestamp::from_millis((n as i64).wrapping_mul(#scale)))))
+                Ok(
+                    quote!(#value.map(|n| rt::value::Timestamp::from_millis((n as i64).wrapping_mul(#scale)))),
+                )
             }
             F::CurrentTimestamp | F::Now => {
                 let now = self.statics.query_start();
                 Ok(quote!(Some(#now)))
             }
             F::CurrentRowTimestamp => Ok(quote!(Some(#temporal::current_timestamp()))),
-            F::Extract | F::Year | F::Quarter | F::Month | F::Week | F::DayOfYear | F::DayOfMonth
-            | F::DayOfWeek | F::Hour | F::Minute | F::Second => {
+            F::Extract
+            | F::Year
+            | F::Quarter
+            | F::Month
+            | F::Week
+            | F::DayOfYear
+            | F::DayOfMonth
+            | F::DayOfWeek
+            | F::Hour
+            | F::Minute
+            | F::Second => {
                 let unit = match f {
                     F::Year => TimeUnit::Year,
                     F::Quarter => TimeUnit::Quarter,

@@ -130,9 +130,7 @@ fn conversion(v: &Ident, from: TypeKind, to: TypeKind) -> Option<Conversion> {
             Partial(quote!(#t.from_i64(#v as i64)))
         }
         (f, K::Boolean) if f.is_integer() => Total(quote!(#v != 0)),
-        (f, t) if f.is_integer() && t.is_string() => {
-            Total(quote!(#cast::i64_to_string(#v as i64)))
-        }
+        (f, t) if f.is_integer() && t.is_string() => Total(quote!(#cast::i64_to_string(#v as i64))),
 
         // FLOAT / DOUBLE.
         (K::Float, K::Double) => Total(quote!(#v as f64)),
@@ -227,9 +225,7 @@ fn conversion(v: &Ident, from: TypeKind, to: TypeKind) -> Option<Conversion> {
         (K::Time(p), t) if t.is_string() => Total(quote!(#cast::time_to_string(#v, #p))),
         (K::Timestamp(_), K::Date) => Total(quote!(#cast::timestamp_to_date(#v))),
         (K::Timestamp(_), K::Time(_)) => Total(quote!(#cast::timestamp_to_time(#v))),
-        (K::Timestamp(p), t) if t.is_string() => {
-            Total(quote!(#cast::timestamp_to_string(#v, #p)))
-        }
+        (K::Timestamp(p), t) if t.is_string() => Total(quote!(#cast::timestamp_to_string(#v, #p))),
         // Everything involving TIMESTAMP_LTZ and a zone-less type depends on
         // the session time zone; intervals have no text form here yet.
         _ => return None,

@@ -346,7 +346,10 @@ fn program(cases: &[Case]) -> Program {
         let mut functions = Vec::new();
         for (k, insert) in case.job.inserts.iter().enumerate() {
             let (table, levels) = projections(&insert.query).expect("projections over a scan");
-            assert!(source.is_none_or(|t| t == table), "one source table per job");
+            assert!(
+                source.is_none_or(|t| t == table),
+                "one source table per job"
+            );
             source = Some(table);
             let name = format_ident!("{}_sink{}", case.name, k);
             let types: Vec<DataType> = case
@@ -379,7 +382,10 @@ fn program(cases: &[Case]) -> Program {
             .enumerate()
             .map(|(i, (_, c))| getter(i, &c.ty))
             .collect();
-        let names: Vec<&str> = table.physical_columns().map(|(_, c)| c.name.as_str()).collect();
+        let names: Vec<&str> = table
+            .physical_columns()
+            .map(|(_, c)| c.name.as_str())
+            .collect();
         let module = format_ident!("{}", case.name);
         let case_name = case.name;
         let sink_names = sinks.iter().map(|(_, s)| s.as_str());
@@ -548,7 +554,9 @@ fn flink_results() {
             parts.next().unwrap_or_default(),
             parts.next().unwrap_or_default(),
         );
-        let text = actual.entry((case.to_string(), sink.to_string())).or_default();
+        let text = actual
+            .entry((case.to_string(), sink.to_string()))
+            .or_default();
         text.push_str(row);
         text.push('\n');
     }

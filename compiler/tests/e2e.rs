@@ -1,0 +1,184 @@
+//! End to end: every valid fixture with Flink-produced outputs is compiled,
+//! its crate built (one shared runtime and target directory, so the runtime
+//! compiles once), run on the fixture's data, and every sink's output is
+//! compared with what Flink 2.3 wrote (`fixtures/<case>/expected/`, see each
+//! fixture's FLINK.md). Rows are compared as sorted lines unless the case has
+//! `expected/ORDERED` (its SQL defines the order).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use stmtc::diagnostics::SourceFile;
+
+/// Fixtures whose code generation or results are known to fall short, with
+/// the reason. The test fails if one of them starts to pass (update the list),
+/// so the list can only shrink honestly.
+const KNOWN_GAPS: &[(&str, &str)] = &[];
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn write_files(root: &Path, files: &[(PathBuf, String)]) {
+    for (path, text) in files {
+        let target = root.join(path);
+        std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
+        if std::fs::read_to_string(&target).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(&target, text).expect("write");
+        }
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// All lines of all visible part files of a sink directory.
+fn sink_lines(dir: &Path) -> Vec<String> {
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(entries) => entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p.file_name().unwrap_or_default().to_string_lossy().to_string();
+                p.is_file() && !name.starts_with('.') && !name.starts_with('_')
+            })
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    files.sort();
+    let mut lines = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("read part file");
+        lines.extend(text.lines().map(str::to_string));
+    }
+    lines
+}
+
+fn compare(case: &str, what: &str, mut actual: Vec<String>, expected_file: &Path, ordered: bool) -> Result<(), String> {
+    let text = std::fs::read_to_string(expected_file).map_err(|e| format!("{case}: {}: {e}", expected_file.display()))?;
+    let mut expected: Vec<String> = text.lines().map(str::to_string).collect();
+    if !ordered {
+        actual.sort();
+        expected.sort();
+    }
+    if actual == expected {
+        return Ok(());
+    }
+    let diff = similar::TextDiff::from_lines(&(expected.join("\n") + "\n"), &(actual.join("\n") + "\n"))
+        .unified_diff()
+        .header("flink", "stmtc")
+        .to_string();
+    Err(format!("{case}: {what} differs from Flink's output:\n{diff}"))
+}
+
+/// Compiles, builds and runs one fixture; `Err` describes what went wrong.
+fn run_case(case: &str, work: &Path, runtime: &Path) -> Result<(), String> {
+    let fixture = workspace().join("fixtures").join(case);
+    let text = std::fs::read_to_string(fixture.join("job.sql")).map_err(|e| e.to_string())?;
+    let file = SourceFile::new(format!("fixtures/{case}/job.sql"), text);
+    let location = stmtc::RuntimeLocation::Path(runtime.display().to_string());
+    let compiled = stmtc::compile(file, &location, Some(case))
+        .map_err(|checked| format!("{case}: does not compile:\n{}", checked.render_diagnostics(false)))?;
+    let crate_dir = work.join("jobs").join(case);
+    write_files(&crate_dir, &compiled.files);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let build = Command::new(&cargo)
+        .args(["build", "--quiet", "--manifest-path"])
+        .arg(crate_dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", work.join("target"))
+        .output()
+        .map_err(|e| format!("{case}: cannot run cargo: {e}"))?;
+    if !build.status.success() {
+        return Err(format!(
+            "{case}: the generated crate does not build:\n{}",
+            String::from_utf8_lossy(&build.stderr)
+        ));
+    }
+    // Run where the job's relative paths point: a copy of the fixture's data.
+    let run_dir = work.join("run").join(case);
+    let _ = std::fs::remove_dir_all(&run_dir);
+    if fixture.join("data").exists() {
+        copy_dir(&fixture.join("data"), &run_dir.join("data"));
+    }
+    std::fs::create_dir_all(&run_dir).map_err(|e| e.to_string())?;
+    let binary = work.join("target").join("debug").join(case);
+    let output = Command::new(&binary)
+        .arg("--quiet")
+        .current_dir(&run_dir)
+        .output()
+        .map_err(|e| format!("{case}: cannot run {}: {e}", binary.display()))?;
+    if !output.status.success() {
+        return Err(format!(
+            "{case}: the job failed ({}):\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let expected_dir = fixture.join("expected");
+    let ordered = expected_dir.join("ORDERED").exists();
+    let mut problems = Vec::new();
+    for entry in std::fs::read_dir(&expected_dir).map_err(|e| e.to_string())? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy().to_string();
+        let result = match name.as_str() {
+            "ORDERED" => continue,
+            "stdout.txt" => {
+                let stdout = String::from_utf8_lossy(&output.stdout);
+                compare(case, "stdout", stdout.lines().map(str::to_string).collect(), &path, ordered)
+            }
+            _ => {
+                let sink = path.file_stem().unwrap_or_default().to_string_lossy().to_string();
+                compare(case, &format!("sink {sink}"), sink_lines(&run_dir.join("out").join(&sink)), &path, ordered)
+            }
+        };
+        if let Err(e) = result {
+            problems.push(e);
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
+    }
+}
+
+#[test]
+fn fixtures_produce_flinks_results() {
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+    let (_, runtime_files) = stmtc::runtime_crate();
+    let runtime = work.join("runtime");
+    write_files(&runtime, &runtime_files);
+    let mut cases: Vec<String> = std::fs::read_dir(workspace().join("fixtures"))
+        .expect("fixtures/")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("expected").is_dir())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 10, "expected the seed fixtures, found {cases:?}");
+    let mut failures = Vec::new();
+    let mut passed = Vec::new();
+    for case in &cases {
+        let gap = KNOWN_GAPS.iter().find(|(c, _)| c == case);
+        match (run_case(case, &work, &runtime), gap) {
+            (Ok(()), None) => passed.push(case.clone()),
+            (Ok(()), Some((_, why))) => failures.push(format!(
+                "{case} now matches Flink but is listed in KNOWN_GAPS ({why}): remove it from the list"
+            )),
+            (Err(e), None) => failures.push(e),
+            (Err(_), Some(_)) => {}
+        }
+    }
+    eprintln!("end-to-end: {} fixtures match Flink: {}", passed.len(), passed.join(", "));
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
