@@ -39,6 +39,7 @@ VPY = os.path.join(VENV, "bin", "python")
 DATA = os.path.join(BENCH, "data")
 BUILD = os.path.join(BENCH, "build")
 LOGS = os.path.join(BENCH, "logs")
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 HANDWRITTEN_BIN = os.path.join(BENCH, "handwritten", "target", "release", "bench-handwritten")
 
 sys.path.insert(0, BENCH)
@@ -214,15 +215,26 @@ def run_once(e, label, rnd):
         shutil.rmtree(os.path.join(BENCH, e.out), ignore_errors=True)
     os.makedirs(LOGS, exist_ok=True)
     log_path = os.path.join(LOGS, f"{e.name}-{label}.log")
+    cmd = e.cmd
+    rss_file = os.path.join(LOGS, "rss.txt")
+    if GNU_TIME:
+        # GNU time forks from a 2 MB process; wait4 from Python would count
+        # Python's own ~20 MB (the pre-exec image) into small programs' peak RSS.
+        cmd = [GNU_TIME, "-f", "%M", "-o", rss_file] + cmd
     t0 = time.perf_counter()
     with open(log_path, "w") as lf:
         # cat's output goes to /dev/null; everyone else's stdout/stderr to the log.
-        p = subprocess.Popen(e.cmd, cwd=BENCH, stdout=subprocess.DEVNULL if e.name == "cat" else lf,
+        p = subprocess.Popen(cmd, cwd=BENCH, stdout=subprocess.DEVNULL if e.name == "cat" else lf,
                              stderr=subprocess.STDOUT if e.name != "cat" else lf)
         _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     rc = os.waitstatus_to_exitcode(status)
     rss_mb = ru.ru_maxrss / 1024  # KiB on Linux
+    if GNU_TIME:
+        try:
+            rss_mb = int(open(rss_file).read().split()[-1]) / 1024
+        except (OSError, ValueError, IndexError):
+            pass
     if rc != 0:
         tail = open(log_path, errors="replace").read()[-1500:]
         log(f"{e.name} failed (exit {rc}) in round {rnd}; log {os.path.relpath(log_path, ROOT)}:\n{tail}")
@@ -379,7 +391,10 @@ def main():
         out += size_table(engines, results, failed, label, rows, mb, base)
         out.append("")
         out.append(f"Load average (1 min) before/after: {load0:.2f} / {load1:.2f}. "
-                   "Peak RSS is the largest of the runs; wall is from spawn to exit (Python peers include "
+                   "Peak RSS is the largest of the runs"
+                   + (" (GNU time's %M)" if GNU_TIME else " (wait4 from Python: includes a ~20 MB floor; "
+                      "`apt-get install time` for exact values)")
+                   + "; wall is from spawn to exit (Python peers include "
                    "interpreter start and imports).")
         out.append("")
         if not args.no_check:

@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn collect(dir: &Path, base: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
     entries.sort();
     for path in entries {
@@ -26,16 +28,31 @@ fn main() {
     let mut code = String::from("/// The runtime crate's sources: (path inside the crate, text).\npub static RUNTIME_FILES: &[(&str, &str)] = &[\n");
     for f in &files {
         let abs = runtime.join(f);
-        let _ = writeln!(code, "    ({:?}, include_str!({:?})),", f.display().to_string(), abs.display().to_string());
+        let _ = writeln!(
+            code,
+            "    ({:?}, include_str!({:?})),",
+            f.display().to_string(),
+            abs.display().to_string()
+        );
     }
     code.push_str("];\n");
     for (name, path) in [
         ("RUNTIME_MANIFEST", runtime.join("Cargo.toml")),
         ("WORKSPACE_LOCK", manifest.join("../Cargo.lock")),
-        ("CARGO_TOML_TEMPLATE", manifest.join("../templates/Cargo.toml.tera")),
-        ("README_TEMPLATE", manifest.join("../templates/README.md.tera")),
+        (
+            "CARGO_TOML_TEMPLATE",
+            manifest.join("../templates/Cargo.toml.tera"),
+        ),
+        (
+            "README_TEMPLATE",
+            manifest.join("../templates/README.md.tera"),
+        ),
     ] {
-        let _ = writeln!(code, "pub static {name}: &str = include_str!({:?});", path.display().to_string());
+        let _ = writeln!(
+            code,
+            "pub static {name}: &str = include_str!({:?});",
+            path.display().to_string()
+        );
         println!("cargo:rerun-if-changed={}", path.display());
     }
     println!("cargo:rerun-if-changed={}", runtime.join("src").display());

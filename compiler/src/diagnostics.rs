@@ -296,7 +296,7 @@ pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
-    let limit = ((name.chars().count() + 2) / 3).max(1);
+    let limit = name.chars().count().div_ceil(3).max(1);
     candidates
         .into_iter()
         .map(|c| (edit_distance(name, c), c))

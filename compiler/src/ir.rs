@@ -37,13 +37,6 @@ impl BoundJob {
     pub fn table(&self, id: TableId) -> &Table {
         &self.tables[id.0 as usize]
     }
-    pub fn setting(&self, key: &str) -> Option<&str> {
-        self.settings
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
 }
 
 #[derive(Clone, Debug)]
@@ -56,7 +49,6 @@ pub struct Table {
     pub primary_key: Vec<usize>,
     /// The rowtime column and its watermark expression.
     pub watermark: Option<(usize, Expr)>,
-    pub span: Span,
 }
 
 impl Table {
@@ -76,7 +68,6 @@ pub struct Column {
     /// For `c AS expr`: the expression over the table's physical columns
     /// (column positions are physical-column positions).
     pub computed: Option<Expr>,
-    pub span: Span,
 }
 
 /// A validated connector descriptor (`WITH (...)`).
@@ -116,7 +107,6 @@ pub enum Format {
 pub struct View {
     pub name: String,
     pub query: Rel,
-    pub span: Span,
 }
 
 /// `INSERT INTO|OVERWRITE target query`.

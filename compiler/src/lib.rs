@@ -152,14 +152,17 @@ pub struct ExplainOptions {
     pub base_dir: std::path::PathBuf,
 }
 
+/// Receives a pass name and the plan text after it.
+pub type TraceFn<'a> = &'a mut dyn FnMut(&str, &str);
+
 /// Checks a job and prints its merged, optimized plan. `trace` receives the
 /// plan text after lowering and after each rewrite that changed it.
 pub fn explain(
     file: SourceFile,
     options: &ExplainOptions,
-    trace: Option<&mut dyn FnMut(&str, &str)>,
-) -> Result<String, Checked> {
-    let mut checked = check(file);
+    trace: Option<TraceFn<'_>>,
+) -> Result<String, Box<Checked>> {
+    let mut checked = Box::new(check(file));
     let Some(job) = checked.job.take() else {
         return Err(checked);
     };
@@ -220,8 +223,12 @@ pub struct CompiledJob {
 }
 
 /// Checks, plans and generates the job crate for a job file.
-pub fn compile(file: SourceFile, runtime: &RuntimeLocation, package: Option<&str>) -> Result<CompiledJob, Checked> {
-    let mut checked = check(file);
+pub fn compile(
+    file: SourceFile,
+    runtime: &RuntimeLocation,
+    package: Option<&str>,
+) -> Result<CompiledJob, Box<Checked>> {
+    let mut checked = Box::new(check(file));
     let Some(job) = checked.job.take() else {
         return Err(checked);
     };
@@ -239,7 +246,12 @@ pub fn compile(file: SourceFile, runtime: &RuntimeLocation, package: Option<&str
         let text = plan::explain::text(&plan, &file, details, Vec::new());
         let json = plan::explain::json(&plan, &file, details, Vec::new());
         codegen::generate_crate(&plan, &file, &package, &runtime, &text, &json).map_err(|e| {
-            let span = plan.node(e.node).provenance.first().copied().unwrap_or_default();
+            let span = plan
+                .node(e.node)
+                .provenance
+                .first()
+                .copied()
+                .unwrap_or_default();
             Diagnostic::error(span, e.message)
         })
     });

@@ -152,7 +152,11 @@ fn report(checked: &stmtc::Checked, color: Color) -> ExitCode {
         .iter()
         .filter(|d| d.severity == stmtc::diagnostics::Severity::Error)
         .count();
-    eprintln!("{}: {n} error{}", checked.file.name, if n == 1 { "" } else { "s" });
+    eprintln!(
+        "{}: {n} error{}",
+        checked.file.name,
+        if n == 1 { "" } else { "s" }
+    );
     ExitCode::FAILURE
 }
 
@@ -190,10 +194,11 @@ fn main() -> ExitCode {
                 Ok(f) => f,
                 Err(code) => return code,
             };
-            let compiled = match stmtc::compile(file, &stmtc::RuntimeLocation::Vendored, name.as_deref()) {
-                Ok(c) => c,
-                Err(checked) => return report(&checked, color),
-            };
+            let compiled =
+                match stmtc::compile(file, &stmtc::RuntimeLocation::Vendored, name.as_deref()) {
+                    Ok(c) => c,
+                    Err(checked) => return report(&checked, color),
+                };
             if let Err(e) = write_files(&output, &compiled.files) {
                 eprintln!("error: cannot write {}: {e}", output.display());
                 return ExitCode::from(2);
@@ -252,15 +257,20 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
             let target = cache.join("target");
-            let status = std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-                .args(["build", "--release", "--manifest-path"])
-                .arg(crate_dir.join("Cargo.toml"))
-                .env("CARGO_TARGET_DIR", &target)
-                .status();
+            let status = std::process::Command::new(
+                std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
+            )
+            .args(["build", "--release", "--manifest-path"])
+            .arg(crate_dir.join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", &target)
+            .status();
             match status {
                 Ok(s) if s.success() => {}
                 Ok(s) => {
-                    eprintln!("error: building the job failed ({s}); the crate is in {}", crate_dir.display());
+                    eprintln!(
+                        "error: building the job failed ({s}); the crate is in {}",
+                        crate_dir.display()
+                    );
                     return ExitCode::FAILURE;
                 }
                 Err(e) => {
@@ -312,7 +322,7 @@ fn main() -> ExitCode {
                 base_dir: std::env::current_dir().unwrap_or_default(),
             };
             let mut print_trace = |pass: &str, plan: &str| eprint!("== after {pass} ==\n{plan}\n");
-            let trace: Option<&mut dyn FnMut(&str, &str)> = if trace_passes {
+            let trace: Option<stmtc::TraceFn<'_>> = if trace_passes {
                 Some(&mut print_trace)
             } else {
                 None

@@ -75,9 +75,6 @@ impl DataType {
     pub const fn string() -> Self {
         Self::nullable(TypeKind::Varchar(MAX_LENGTH))
     }
-    pub const fn boolean() -> Self {
-        Self::nullable(TypeKind::Boolean)
-    }
     pub const fn with_nullable(self, nullable: bool) -> Self {
         DataType {
             kind: self.kind,

@@ -49,7 +49,11 @@ fn sink_lines(dir: &Path) -> Vec<String> {
             .filter_map(Result::ok)
             .map(|e| e.path())
             .filter(|p| {
-                let name = p.file_name().unwrap_or_default().to_string_lossy().to_string();
+                let name = p
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .to_string();
                 p.is_file() && !name.starts_with('.') && !name.starts_with('_')
             })
             .collect(),
@@ -64,8 +68,15 @@ fn sink_lines(dir: &Path) -> Vec<String> {
     lines
 }
 
-fn compare(case: &str, what: &str, mut actual: Vec<String>, expected_file: &Path, ordered: bool) -> Result<(), String> {
-    let text = std::fs::read_to_string(expected_file).map_err(|e| format!("{case}: {}: {e}", expected_file.display()))?;
+fn compare(
+    case: &str,
+    what: &str,
+    mut actual: Vec<String>,
+    expected_file: &Path,
+    ordered: bool,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(expected_file)
+        .map_err(|e| format!("{case}: {}: {e}", expected_file.display()))?;
     let mut expected: Vec<String> = text.lines().map(str::to_string).collect();
     if !ordered {
         actual.sort();
@@ -74,11 +85,14 @@ fn compare(case: &str, what: &str, mut actual: Vec<String>, expected_file: &Path
     if actual == expected {
         return Ok(());
     }
-    let diff = similar::TextDiff::from_lines(&(expected.join("\n") + "\n"), &(actual.join("\n") + "\n"))
-        .unified_diff()
-        .header("flink", "stmtc")
-        .to_string();
-    Err(format!("{case}: {what} differs from Flink's output:\n{diff}"))
+    let diff =
+        similar::TextDiff::from_lines(&(expected.join("\n") + "\n"), &(actual.join("\n") + "\n"))
+            .unified_diff()
+            .header("flink", "stmtc")
+            .to_string();
+    Err(format!(
+        "{case}: {what} differs from Flink's output:\n{diff}"
+    ))
 }
 
 /// Compiles, builds and runs one fixture; `Err` describes what went wrong.
@@ -87,8 +101,12 @@ fn run_case(case: &str, work: &Path, runtime: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(fixture.join("job.sql")).map_err(|e| e.to_string())?;
     let file = SourceFile::new(format!("fixtures/{case}/job.sql"), text);
     let location = stmtc::RuntimeLocation::Path(runtime.display().to_string());
-    let compiled = stmtc::compile(file, &location, Some(case))
-        .map_err(|checked| format!("{case}: does not compile:\n{}", checked.render_diagnostics(false)))?;
+    let compiled = stmtc::compile(file, &location, Some(case)).map_err(|checked| {
+        format!(
+            "{case}: does not compile:\n{}",
+            checked.render_diagnostics(false)
+        )
+    })?;
     let crate_dir = work.join("jobs").join(case);
     write_files(&crate_dir, &compiled.files);
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
@@ -129,16 +147,36 @@ fn run_case(case: &str, work: &Path, runtime: &Path) -> Result<(), String> {
     let mut problems = Vec::new();
     for entry in std::fs::read_dir(&expected_dir).map_err(|e| e.to_string())? {
         let path = entry.map_err(|e| e.to_string())?.path();
-        let name = path.file_name().unwrap_or_default().to_string_lossy().to_string();
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
         let result = match name.as_str() {
             "ORDERED" => continue,
             "stdout.txt" => {
                 let stdout = String::from_utf8_lossy(&output.stdout);
-                compare(case, "stdout", stdout.lines().map(str::to_string).collect(), &path, ordered)
+                compare(
+                    case,
+                    "stdout",
+                    stdout.lines().map(str::to_string).collect(),
+                    &path,
+                    ordered,
+                )
             }
             _ => {
-                let sink = path.file_stem().unwrap_or_default().to_string_lossy().to_string();
-                compare(case, &format!("sink {sink}"), sink_lines(&run_dir.join("out").join(&sink)), &path, ordered)
+                let sink = path
+                    .file_stem()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .to_string();
+                compare(
+                    case,
+                    &format!("sink {sink}"),
+                    sink_lines(&run_dir.join("out").join(&sink)),
+                    &path,
+                    ordered,
+                )
             }
         };
         if let Err(e) = result {
@@ -165,7 +203,10 @@ fn fixtures_produce_flinks_results() {
         .map(|e| e.file_name().to_string_lossy().to_string())
         .collect();
     cases.sort();
-    assert!(cases.len() >= 10, "expected the seed fixtures, found {cases:?}");
+    assert!(
+        cases.len() >= 10,
+        "expected the seed fixtures, found {cases:?}"
+    );
     let mut failures = Vec::new();
     let mut passed = Vec::new();
     for case in &cases {
@@ -179,6 +220,10 @@ fn fixtures_produce_flinks_results() {
             (Err(_), Some(_)) => {}
         }
     }
-    eprintln!("end-to-end: {} fixtures match Flink: {}", passed.len(), passed.join(", "));
+    eprintln!(
+        "end-to-end: {} fixtures match Flink: {}",
+        passed.len(),
+        passed.join(", ")
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

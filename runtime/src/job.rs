@@ -71,22 +71,21 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args> {
             "--help" | "-h" => out.help = true,
             "--threads" => {
                 let v = value("--threads")?;
-                let n: usize = v
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| Error::new(format!("--threads needs a positive number, found '{v}'")))?;
+                let n: usize = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    Error::new(format!("--threads needs a positive number, found '{v}'"))
+                })?;
                 out.threads = Some(n);
             }
             "--set" => {
                 let v = value("--set")?;
-                let (key, val) = v
-                    .split_once('=')
-                    .ok_or_else(|| Error::new(format!("--set needs TABLE.OPTION=VALUE, found '{v}'")))?;
-                let (table, option) = key
-                    .split_once('.')
-                    .ok_or_else(|| Error::new(format!("--set needs TABLE.OPTION=VALUE, found '{v}'")))?;
-                out.sets.push((table.to_string(), option.to_string(), val.to_string()));
+                let (key, val) = v.split_once('=').ok_or_else(|| {
+                    Error::new(format!("--set needs TABLE.OPTION=VALUE, found '{v}'"))
+                })?;
+                let (table, option) = key.split_once('.').ok_or_else(|| {
+                    Error::new(format!("--set needs TABLE.OPTION=VALUE, found '{v}'"))
+                })?;
+                out.sets
+                    .push((table.to_string(), option.to_string(), val.to_string()));
             }
             other => return Err(Error::new(format!("unknown argument '{other}'\n{USAGE}"))),
         }
@@ -99,10 +98,18 @@ const FIXED_OPTIONS: &[&str] = &["connector", "format"];
 
 /// Applies `--set` overrides to the declared options. An override must name
 /// a table of the job and an option that table sets, or `path`.
-pub fn resolve_options(tables: &[TableDecl], sets: &[(String, String, String)]) -> Result<Vec<BTreeMap<String, String>>> {
+pub fn resolve_options(
+    tables: &[TableDecl],
+    sets: &[(String, String, String)],
+) -> Result<Vec<BTreeMap<String, String>>> {
     let mut resolved: Vec<BTreeMap<String, String>> = tables
         .iter()
-        .map(|t| t.options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+        .map(|t| {
+            t.options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        })
         .collect();
     for (table, option, value) in sets {
         let Some(i) = tables.iter().position(|t| t.name == table) else {
@@ -128,7 +135,8 @@ pub fn resolve_options(tables: &[TableDecl], sets: &[(String, String, String)]) 
                 keys.join(", ")
             )));
         }
-        check_value(option, value).map_err(|m| Error::new(format!("--set {table}.{option}={value}: {m}")))?;
+        check_value(option, value)
+            .map_err(|m| Error::new(format!("--set {table}.{option}={value}: {m}")))?;
         resolved[i].insert(option.clone(), value.clone());
     }
     Ok(resolved)
@@ -154,7 +162,9 @@ fn check_value(option: &str, value: &str) -> std::result::Result<(), String> {
             .parse::<u64>()
             .map(|_| ())
             .map_err(|_| "expected a non-negative integer".into()),
-        "csv.field-delimiter" | "csv.quote-character" | "csv.escape-character" => single_char(value).map(|_| ()),
+        "csv.field-delimiter" | "csv.quote-character" | "csv.escape-character" => {
+            single_char(value).map(|_| ())
+        }
         "path" if value.is_empty() => Err("the path is empty".into()),
         _ => Ok(()),
     }
@@ -202,14 +212,22 @@ impl Context {
                 let total = opts
                     .get("path")
                     .and_then(|p| crate::source::files::list_files(std::path::Path::new(p)).ok())
-                    .map_or(0, |files| files.iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum());
+                    .map_or(0, |files| {
+                        files
+                            .iter()
+                            .filter_map(|f| std::fs::metadata(f).ok())
+                            .map(|m| m.len())
+                            .sum()
+                    });
                 progress.add_source(t.name, total)
             });
             let write = t.writes.then(|| progress.add_sink(t.name));
             counters.push((read, write));
         }
         Ok(Context {
-            threads: args.threads.unwrap_or_else(crate::ops::parallel::default_threads),
+            threads: args
+                .threads
+                .unwrap_or_else(crate::ops::parallel::default_threads),
             quiet: args.quiet,
             options,
             names: tables.iter().map(|t| t.name).collect(),
@@ -220,13 +238,17 @@ impl Context {
 
     /// The progress counter of a table the job reads.
     pub fn source_counter(&self, table: usize) -> &crate::progress::SourceCounter {
-        let i = self.counters[table].0.unwrap_or_else(|| unreachable!("table {table} is read"));
+        let i = self.counters[table]
+            .0
+            .unwrap_or_else(|| unreachable!("table {table} is read"));
         &self.progress.sources[i]
     }
 
     /// The progress counter of a table the job writes.
     pub fn sink_counter(&self, table: usize) -> &crate::progress::SinkCounter {
-        let i = self.counters[table].1.unwrap_or_else(|| unreachable!("table {table} is written"));
+        let i = self.counters[table]
+            .1
+            .unwrap_or_else(|| unreachable!("table {table} is written"));
         &self.progress.sinks[i]
     }
 
@@ -235,12 +257,20 @@ impl Context {
     }
 
     fn flag(&self, table: usize, key: &str) -> bool {
-        self.option(table, key).is_some_and(|v| v.eq_ignore_ascii_case("true"))
+        self.option(table, key)
+            .is_some_and(|v| v.eq_ignore_ascii_case("true"))
     }
 
     fn char_option(&self, table: usize, key: &str) -> Result<Option<u8>> {
         self.option(table, key)
-            .map(|v| single_char(v).map_err(|m| Error::new(format!("table '{}': '{key}' = '{v}': {m}", self.names[table]))))
+            .map(|v| {
+                single_char(v).map_err(|m| {
+                    Error::new(format!(
+                        "table '{}': '{key}' = '{v}': {m}",
+                        self.names[table]
+                    ))
+                })
+            })
             .transpose()
     }
 
@@ -250,7 +280,8 @@ impl Context {
     }
 
     pub fn source_info(&self, table: usize, columns: &[&str]) -> SharedInfo {
-        let ignore = self.flag(table, "csv.ignore-parse-errors") || self.flag(table, "json.ignore-parse-errors");
+        let ignore = self.flag(table, "csv.ignore-parse-errors")
+            || self.flag(table, "json.ignore-parse-errors");
         Arc::new(SourceInfo {
             columns: columns.iter().map(|c| c.to_string()).collect(),
             ignore_parse_errors: ignore,
@@ -269,25 +300,32 @@ impl Context {
         }
         o.allow_comments = self.flag(table, "csv.allow-comments");
         o.escape = self.char_option(table, "csv.escape-character")?;
-        o.null_literal = self.option(table, "csv.null-literal").map(|s| s.as_bytes().to_vec());
+        o.null_literal = self
+            .option(table, "csv.null-literal")
+            .map(|s| s.as_bytes().to_vec());
         Ok(o)
     }
 
     pub fn json_options(&self, table: usize) -> Result<JsonOptions> {
-        let mut o = JsonOptions::default();
-        o.fail_on_missing_field = self.flag(table, "json.fail-on-missing-field");
-        o.iso8601 = self
-            .option(table, "json.timestamp-format.standard")
-            .is_some_and(|v| v.eq_ignore_ascii_case("ISO-8601"));
-        Ok(o)
+        Ok(JsonOptions {
+            fail_on_missing_field: self.flag(table, "json.fail-on-missing-field"),
+            iso8601: self
+                .option(table, "json.timestamp-format.standard")
+                .is_some_and(|v| v.eq_ignore_ascii_case("ISO-8601")),
+        })
     }
 
     pub fn csv_format(&self, table: usize) -> Result<CsvFormat> {
-        let delimiter = self.char_option(table, "csv.field-delimiter")?.unwrap_or(b',');
+        let delimiter = self
+            .char_option(table, "csv.field-delimiter")?
+            .unwrap_or(b',');
         let quote = if self.flag(table, "csv.disable-quote-character") {
             None
         } else {
-            Some(self.char_option(table, "csv.quote-character")?.unwrap_or(b'"'))
+            Some(
+                self.char_option(table, "csv.quote-character")?
+                    .unwrap_or(b'"'),
+            )
         };
         let escape = self.char_option(table, "csv.escape-character")?;
         let null_literal = self.option(table, "csv.null-literal").map(str::to_string);
@@ -304,7 +342,10 @@ impl Context {
     }
 
     pub fn print_sink(&self, table: usize) -> PrintSink {
-        PrintSink::new(self.option(table, "print-identifier"), self.flag(table, "standard-error"))
+        PrintSink::new(
+            self.option(table, "print-identifier"),
+            self.flag(table, "standard-error"),
+        )
     }
 
     /// The datagen generator of a table; `columns` are its physical columns.
@@ -313,9 +354,9 @@ impl Context {
         let number = |key: &str| -> Result<Option<f64>> {
             self.option(table, key)
                 .map(|v| {
-                    v.trim()
-                        .parse::<f64>()
-                        .map_err(|_| Error::new(format!("table '{name}': '{key}' = '{v}' is not a number")))
+                    v.trim().parse::<f64>().map_err(|_| {
+                        Error::new(format!("table '{name}': '{key}' = '{v}' is not a number"))
+                    })
                 })
                 .transpose()
         };
@@ -323,10 +364,15 @@ impl Context {
         for col in columns {
             let key = |o: &str| format!("fields.{col}.{o}");
             let mut spec = FieldSpec::default();
-            if self.option(table, &key("kind")).is_some_and(|k| k.eq_ignore_ascii_case("sequence")) {
+            if self
+                .option(table, &key("kind"))
+                .is_some_and(|k| k.eq_ignore_ascii_case("sequence"))
+            {
                 let start = number(&key("start"))?.unwrap_or(0.0) as i64;
                 let end = number(&key("end"))?.ok_or_else(|| {
-                    Error::new(format!("table '{name}': sequence field '{col}' needs 'fields.{col}.end'"))
+                    Error::new(format!(
+                        "table '{name}': sequence field '{col}' needs 'fields.{col}.end'"
+                    ))
                 })? as i64;
                 spec.kind = FieldKind::Sequence { start, end };
             }
@@ -337,8 +383,11 @@ impl Context {
             }
             spec.null_rate = number(&key("null-rate"))?.unwrap_or(0.0);
             if let Some(v) = self.option(table, &key("max-past")) {
-                spec.max_past_ms = parse_duration_ms(v)
-                    .ok_or_else(|| Error::new(format!("table '{name}': 'fields.{col}.max-past' = '{v}' is not a duration")))?;
+                spec.max_past_ms = parse_duration_ms(v).ok_or_else(|| {
+                    Error::new(format!(
+                        "table '{name}': 'fields.{col}.max-past' = '{v}' is not a duration"
+                    ))
+                })?;
             }
             fields.push(spec);
         }
@@ -418,7 +467,11 @@ mod tests {
 
     const TABLES: &[TableDecl] = &[TableDecl {
         name: "orders",
-        options: &[("connector", "filesystem"), ("path", "a.csv"), ("format", "csv")],
+        options: &[
+            ("connector", "filesystem"),
+            ("path", "a.csv"),
+            ("format", "csv"),
+        ],
         reads: true,
         writes: false,
     }];
@@ -434,10 +487,15 @@ mod tests {
         assert_eq!(a.threads, Some(3));
         let resolved = resolve_options(TABLES, &a.sets).unwrap();
         assert_eq!(resolved[0]["path"], "/tmp/x.csv");
-        let bad = |s: &str| resolve_options(TABLES, &args(&["--set", s]).unwrap().sets).unwrap_err();
+        let bad =
+            |s: &str| resolve_options(TABLES, &args(&["--set", s]).unwrap().sets).unwrap_err();
         assert!(bad("users.path=x").message().contains("no table 'users'"));
-        assert!(bad("orders.format=json").message().contains("compiled into the job"));
-        assert!(bad("orders.pth=x").message().contains("has no option 'pth'"));
+        assert!(bad("orders.format=json")
+            .message()
+            .contains("compiled into the job"));
+        assert!(bad("orders.pth=x")
+            .message()
+            .contains("has no option 'pth'"));
         assert!(args(&["--threads", "0"]).is_err());
         assert!(args(&["--bogus"]).is_err());
     }

@@ -970,7 +970,7 @@ impl Gen<'_> {
             }
         }
         if self.rng.chance(15) && !out_cols.is_empty() {
-            let _ = write!(q, " UNION ALL {q}");
+            q = format!("{q} UNION ALL {q}");
         }
         if self.rng.chance(10) {
             let _ = write!(q, " ORDER BY 1{} LIMIT {}", if self.rng.chance(50) { " DESC" } else { "" }, self.int_literal());

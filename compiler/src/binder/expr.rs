@@ -188,7 +188,7 @@ impl Binder<'_> {
     ) -> BResult<Expr> {
         use sql::Expr as E;
         match expr {
-            E::Identifier(ident) => self.bind_column(&[ident.clone()], cx, span),
+            E::Identifier(ident) => self.bind_column(std::slice::from_ref(ident), cx, span),
             E::CompoundIdentifier(idents) => self.bind_column(idents, cx, span),
             E::Nested(inner) => self.bind_expr(inner, cx, span),
             E::Value(v) => literals::value(&v.value, span),
@@ -285,7 +285,9 @@ impl Binder<'_> {
                     items = items
                         .into_iter()
                         .map(|i| match i.kind {
-                            ExprKind::Literal(Literal::String(_)) => cast_to(i, DataType::not_null(x.ty.kind)),
+                            ExprKind::Literal(Literal::String(_)) => {
+                                cast_to(i, DataType::not_null(x.ty.kind))
+                            }
                             _ => i,
                         })
                         .collect();

@@ -34,7 +34,9 @@ pub(crate) fn value(value: &Value, span: Span) -> BResult<Expr> {
             span,
             format!("\"{s}\": double quotes are not Flink SQL"),
         )
-        .with_help(format!("quote identifiers with backticks (`{s}`) and strings with single quotes ('{s}')"))),
+        .with_help(format!(
+            "quote identifiers with backticks (`{s}`) and strings with single quotes ('{s}')"
+        ))),
         other => Err(unsupported(span, &format!("the literal {other}"))),
     }
 }

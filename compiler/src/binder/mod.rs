@@ -134,9 +134,14 @@ impl Binder<'_> {
             }
             let first = *first;
             self.error(
-                Diagnostic::error(name.span, format!("a table or view named `{}` already exists", name.value))
-                    .with_related(first, "first defined here")
-                    .with_help("use another name, or CREATE ... IF NOT EXISTS to keep the first definition"),
+                Diagnostic::error(
+                    name.span,
+                    format!("a table or view named `{}` already exists", name.value),
+                )
+                .with_related(first, "first defined here")
+                .with_help(
+                    "use another name, or CREATE ... IF NOT EXISTS to keep the first definition",
+                ),
             );
             return None;
         }
@@ -170,13 +175,12 @@ impl Binder<'_> {
             }
             seen.insert(&column.name.value, column.name.span);
             match &column.kind {
-                ColumnKind::Physical { data_type, .. } => columns.push(Column {
+                ColumnKind::Physical { data_type } => columns.push(Column {
                     name: column.name.value.clone(),
                     ty: *data_type,
                     computed: None,
-                    span: column.span,
                 }),
-                ColumnKind::Metadata { .. } => self.error(
+                ColumnKind::Metadata => self.error(
                     Diagnostic::error(column.span, "METADATA columns are not supported yet")
                         .with_help("the filesystem, datagen, print and blackhole connectors expose no metadata"),
                 ),
@@ -220,19 +224,17 @@ impl Binder<'_> {
                         ordered.push(c);
                     }
                 }
-                ColumnKind::Computed { .. } => {
+                ColumnKind::Computed { .. }
                     if computed
                         .peek()
-                        .is_some_and(|(c, _)| std::ptr::eq(*c, column))
-                    {
-                        let (c, bound) = computed.next().expect("peeked");
-                        ordered.push(Column {
-                            name: c.name.value.clone(),
-                            ty: bound.ty,
-                            computed: Some(bound),
-                            span: c.span,
-                        });
-                    }
+                        .is_some_and(|(c, _)| std::ptr::eq(*c, column)) =>
+                {
+                    let (c, bound) = computed.next().expect("peeked");
+                    ordered.push(Column {
+                        name: c.name.value.clone(),
+                        ty: bound.ty,
+                        computed: Some(bound),
+                    });
                 }
                 _ => {}
             }
@@ -320,7 +322,6 @@ impl Binder<'_> {
             connector,
             primary_key,
             watermark,
-            span: table.span,
         });
     }
 
@@ -378,7 +379,6 @@ impl Binder<'_> {
                 self.job.views.push(ir::View {
                     name: view.name.value.clone(),
                     query: rel,
-                    span: view.span,
                 });
                 CatalogEntry::View(index)
             }

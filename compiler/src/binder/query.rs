@@ -103,7 +103,7 @@ impl Binder<'_> {
                     (SetOperator::Union, SetQuantifier::All) => false,
                     (SetOperator::Union, SetQuantifier::None | SetQuantifier::Distinct) => true,
                     (op, q) => {
-                        self.error(unsupported(span, &format!("{op} {q}").trim().to_string()));
+                        self.error(unsupported(span, format!("{op} {q}").trim()));
                         return None;
                     }
                 };
@@ -462,7 +462,7 @@ impl Binder<'_> {
         item: &SelectItem,
         position: usize,
         scope: &Scope,
-        mut grouping: Option<&mut Grouping>,
+        grouping: Option<&mut Grouping>,
         span: Span,
     ) -> BResult<Vec<(Expr, String)>> {
         let (expr, name) = match item {
@@ -555,7 +555,7 @@ impl Binder<'_> {
         let mut cx = ExprCx {
             scope,
             clause: "SELECT",
-            grouping: grouping.as_deref_mut(),
+            grouping,
         };
         let bound = self.bind_expr(expr, &mut cx, span)?;
         Ok(vec![(bound, name)])

@@ -28,7 +28,9 @@ use crate::plan::{NodeId, NodeKind, Plan};
 use crate::types::{DataType, TypeKind};
 use expr::{value_type, Statics};
 
-pub(crate) use project::{generate_crate, package_name, runtime_digest, runtime_files, CrateFiles, RuntimeSource};
+pub(crate) use project::{
+    generate_crate, package_name, runtime_digest, runtime_files, RuntimeSource,
+};
 
 /// An error while generating: the construct that code generation does not support.
 pub(crate) type GenResult<T> = Result<T, String>;
@@ -92,7 +94,10 @@ fn doc(text: &str) -> TokenStream {
 fn decimal_type(kind: TypeKind) -> TokenStream {
     match kind {
         TypeKind::Decimal { precision, scale } => {
-            let (p, s) = (Literal::u8_unsuffixed(precision), Literal::u8_unsuffixed(scale));
+            let (p, s) = (
+                Literal::u8_unsuffixed(precision),
+                Literal::u8_unsuffixed(scale),
+            );
             quote!(rt::value::DecimalType::new(#p, #s))
         }
         _ => quote!(rt::value::DecimalType::new(38, 0)),
@@ -106,7 +111,7 @@ pub(crate) struct GenError {
 }
 
 /// Generates `main.rs` for the plan.
-pub(crate) fn generate_main(plan: &Plan, file: &SourceFile, plan_text: &str) -> Result<String, GenError> {
+pub(crate) fn generate_main(plan: &Plan, file: &SourceFile) -> Result<String, GenError> {
     let mut consumers = vec![Vec::new(); plan.nodes.len()];
     for (i, node) in plan.nodes.iter().enumerate() {
         for (k, input) in node.kind.inputs().iter().enumerate() {
@@ -116,7 +121,11 @@ pub(crate) fn generate_main(plan: &Plan, file: &SourceFile, plan_text: &str) -> 
     let mut fs_tables = Vec::new();
     for sink in &plan.sinks {
         if let NodeKind::Sink { table, .. } = plan.node(*sink).kind {
-            if matches!(plan.job.table(table).connector.kind, ConnectorKind::Filesystem { .. }) && !fs_tables.contains(&table) {
+            if matches!(
+                plan.job.table(table).connector.kind,
+                ConnectorKind::Filesystem { .. }
+            ) && !fs_tables.contains(&table)
+            {
                 fs_tables.push(table);
             }
         }
@@ -129,7 +138,7 @@ pub(crate) fn generate_main(plan: &Plan, file: &SourceFile, plan_text: &str) -> 
         statics: Statics::new(),
         fs_tables,
     };
-    let tokens = gen.program(plan_text).map_err(|message| GenError {
+    let tokens = gen.program().map_err(|message| GenError {
         node: gen.current,
         message,
     })?;
@@ -150,7 +159,7 @@ impl Gen<'_> {
         doc(&self.descriptions[n.index()])
     }
 
-    fn program(&mut self, plan_text: &str) -> GenResult<TokenStream> {
+    fn program(&mut self) -> GenResult<TokenStream> {
         let plan = self.plan;
         let tasks = self.schedule()?;
         let rows = self.row_structs()?;
@@ -170,7 +179,6 @@ impl Gen<'_> {
         let run = self.run_fn(&tasks)?;
         let tables = self.tables_decl();
         let statics = std::mem::take(&mut self.statics).into_items();
-        let plan_lit = lit_str(plan_text);
         Ok(quote! {
             #![allow(clippy::all, unused_parens, unused_variables, unused_mut, non_snake_case, dead_code)]
             //! The job program: see plan.txt for the plan it implements.
@@ -179,7 +187,7 @@ impl Gen<'_> {
             use rt::source::Record as _;
 
             #[doc = " The plan this binary implements (`--explain` prints it)."]
-            const PLAN: &str = #plan_lit;
+            const PLAN: &str = include_str!("../plan.txt");
 
             #tables
 
@@ -240,14 +248,16 @@ impl Gen<'_> {
                 NodeKind::Values { .. } => tasks.push(Task::Values(n)),
                 NodeKind::Aggregate { .. } => tasks.push(Task::AggregateResults(n)),
                 NodeKind::Sort { .. } => tasks.push(Task::SortedRows(n)),
-                NodeKind::Join { kind: JoinKind::Right | JoinKind::Full, .. } => {
-                    tasks.push(Task::UnmatchedBuildRows(n))
-                }
+                NodeKind::Join {
+                    kind: JoinKind::Right | JoinKind::Full,
+                    ..
+                } => tasks.push(Task::UnmatchedBuildRows(n)),
                 _ => {}
             }
         }
         // What each task's rows reach: breaker inputs (edges) it feeds.
-        let reach: Vec<BTreeSet<(NodeId, usize)>> = tasks.iter().map(|t| self.reached_edges(*t)).collect();
+        let reach: Vec<BTreeSet<(NodeId, usize)>> =
+            tasks.iter().map(|t| self.reached_edges(*t)).collect();
         // Task a must run before task b when b needs what a feeds.
         let needs = |b: usize| -> Vec<usize> {
             let mut before = Vec::new();
@@ -265,7 +275,10 @@ impl Gen<'_> {
                 .map(|(n, _)| (*n, 1))
                 .collect();
             for (a, r) in reach.iter().enumerate() {
-                if a != b && (own_inputs.iter().any(|e| r.contains(e)) || probes.iter().any(|e| r.contains(e))) {
+                if a != b
+                    && (own_inputs.iter().any(|e| r.contains(e))
+                        || probes.iter().any(|e| r.contains(e)))
+                {
                     before.push(a);
                 }
             }
@@ -319,7 +332,9 @@ impl Gen<'_> {
             for &(c, k) in &self.consumers[n.index()] {
                 out.insert((c, k));
                 let streams = match &self.plan.node(c).kind {
-                    NodeKind::Calc { .. } | NodeKind::Union { .. } | NodeKind::Window { .. } => true,
+                    NodeKind::Calc { .. } | NodeKind::Union { .. } | NodeKind::Window { .. } => {
+                        true
+                    }
                     NodeKind::Join { .. } => k == 0,
                     _ => false,
                 };
@@ -373,7 +388,11 @@ impl Gen<'_> {
         let name = push_ident(n, k);
         let d = self.node_doc(n);
         let body = match &node.kind {
-            NodeKind::Calc { projections, filter, .. } => {
+            NodeKind::Calc {
+                projections,
+                filter,
+                ..
+            } => {
                 let column = |i: usize| {
                     let c = col_ident(i);
                     quote!(row.#c.clone())
@@ -403,7 +422,9 @@ impl Gen<'_> {
                 }
             }
             NodeKind::Sink { table, .. } => self.sink_write(n, *table, &plan.node(input).schema)?,
-            NodeKind::Aggregate { group, aggregates, .. } => self.aggregate_update(n, group, aggregates, &plan.node(input).schema)?,
+            NodeKind::Aggregate {
+                group, aggregates, ..
+            } => self.aggregate_update(n, group, aggregates, &plan.node(input).schema)?,
             NodeKind::Sort { .. } => {
                 let s = format_ident!("s{}", n.0);
                 quote!(st.#s.push(row.clone());)
@@ -420,7 +441,11 @@ impl Gen<'_> {
                     #emit
                 }
             }
-            NodeKind::Window { window, time_column, .. } => self.window_push(n, *window, *time_column)?,
+            NodeKind::Window {
+                window,
+                time_column,
+                ..
+            } => self.window_push(n, *window, *time_column)?,
             NodeKind::Join {
                 kind,
                 left,
@@ -435,7 +460,9 @@ impl Gen<'_> {
                     self.join_probe(n, *kind, *left, *right, left_keys, residual.as_ref())?
                 }
             }
-            NodeKind::Scan { .. } | NodeKind::Values { .. } => unreachable!("sources have no inputs"),
+            NodeKind::Scan { .. } | NodeKind::Values { .. } => {
+                unreachable!("sources have no inputs")
+            }
         };
         Ok(quote! {
             #d
@@ -448,7 +475,12 @@ impl Gen<'_> {
     }
 
     /// Writes one row to a sink: a part file, stdout/stderr, or nowhere.
-    fn sink_write(&self, n: NodeId, table: crate::ir::TableId, schema: &[Field]) -> GenResult<TokenStream> {
+    fn sink_write(
+        &self,
+        n: NodeId,
+        table: crate::ir::TableId,
+        schema: &[Field],
+    ) -> GenResult<TokenStream> {
         let t = self.plan.job.table(table);
         let w = format_ident!("w{}", n.0);
         let fields = schema
@@ -461,12 +493,17 @@ impl Gen<'_> {
                         let ty = decimal_type(f.ty.kind);
                         quote!(&row.#c.map(|v| rt::sink::format::Field::Decimal(v, #ty)))
                     }
-                    TypeKind::TimestampLtz(_) => quote!(&row.#c.map(rt::sink::format::Field::TimestampLtz)),
+                    TypeKind::TimestampLtz(_) => {
+                        quote!(&row.#c.map(rt::sink::format::Field::TimestampLtz))
+                    }
                     TypeKind::Binary(_) | TypeKind::Varbinary(_) => {
                         quote!(&row.#c.as_deref().map(rt::sink::format::Field::Bytes))
                     }
                     TypeKind::IntervalDayTime | TypeKind::IntervalYearMonth | TypeKind::Null => {
-                        return Err(format!("writing a {} column to a sink is not supported yet", f.ty))
+                        return Err(format!(
+                            "writing a {} column to a sink is not supported yet",
+                            f.ty
+                        ))
                     }
                     _ => quote!(&row.#c),
                 };
@@ -490,14 +527,22 @@ impl Gen<'_> {
             let ident = col_ident(c);
             match schema[c].ty.kind {
                 TypeKind::Double => quote!(row.#ident.map(rt::ops::aggregate::f64_key)),
-                TypeKind::Float => quote!(row.#ident.map(|v| rt::ops::aggregate::f64_key(v as f64))),
+                TypeKind::Float => {
+                    quote!(row.#ident.map(|v| rt::ops::aggregate::f64_key(v as f64)))
+                }
                 _ => quote!(row.#ident.clone()),
             }
         });
         quote!((#(#parts,)*))
     }
 
-    fn aggregate_update(&mut self, n: NodeId, group: &[usize], aggregates: &[AggregateCall], input: &[Field]) -> GenResult<TokenStream> {
+    fn aggregate_update(
+        &mut self,
+        n: NodeId,
+        group: &[usize],
+        aggregates: &[AggregateCall],
+        input: &[Field],
+    ) -> GenResult<TokenStream> {
         let a = format_ident!("a{}", n.0);
         let acc = format_ident!("A{}", n.0);
         let key = self.key_expr(input, group);
@@ -559,34 +604,70 @@ impl Gen<'_> {
     }
 
     /// The accumulator type of one aggregate call, and its initializer.
-    fn accumulator(&self, call: &AggregateCall, input: &[Field]) -> GenResult<(TokenStream, TokenStream)> {
+    fn accumulator(
+        &self,
+        call: &AggregateCall,
+        input: &[Field],
+    ) -> GenResult<(TokenStream, TokenStream)> {
         let arg_ty = call.args.first().map(|&c| input[c].ty);
         if call.distinct {
             let t = arg_ty.ok_or("DISTINCT without an argument")?;
             let vt = key_value_type(&t);
-            return Ok((quote!(rt::ops::aggregate::CountDistinct<#vt>), quote!(Default::default())));
+            return Ok((
+                quote!(rt::ops::aggregate::CountDistinct<#vt>),
+                quote!(Default::default()),
+            ));
         }
         Ok(match call.function {
-            AggregateFunction::Count => (quote!(rt::ops::aggregate::Count), quote!(Default::default())),
+            AggregateFunction::Count => (
+                quote!(rt::ops::aggregate::Count),
+                quote!(Default::default()),
+            ),
             AggregateFunction::Sum => {
                 let t = arg_ty.ok_or("SUM without an argument")?;
                 match t.kind {
                     k if k.is_integer() => {
                         let vt = value_type(&t);
-                        (quote!(rt::ops::aggregate::SumInt<#vt>), quote!(Default::default()))
+                        (
+                            quote!(rt::ops::aggregate::SumInt<#vt>),
+                            quote!(Default::default()),
+                        )
                     }
-                    TypeKind::Float | TypeKind::Double => (quote!(rt::ops::aggregate::SumFloat), quote!(Default::default())),
-                    TypeKind::Decimal { .. } => (quote!(rt::ops::aggregate::SumDecimal), quote!(Default::default())),
-                    _ => return Err(format!("SUM of {t} is not supported by code generation yet")),
+                    TypeKind::Float | TypeKind::Double => (
+                        quote!(rt::ops::aggregate::SumFloat),
+                        quote!(Default::default()),
+                    ),
+                    TypeKind::Decimal { .. } => (
+                        quote!(rt::ops::aggregate::SumDecimal),
+                        quote!(Default::default()),
+                    ),
+                    _ => {
+                        return Err(format!(
+                            "SUM of {t} is not supported by code generation yet"
+                        ))
+                    }
                 }
             }
             AggregateFunction::Avg => {
                 let t = arg_ty.ok_or("AVG without an argument")?;
                 match t.kind {
-                    k if k.is_integer() => (quote!(rt::ops::aggregate::AvgInt), quote!(Default::default())),
-                    TypeKind::Float | TypeKind::Double => (quote!(rt::ops::aggregate::AvgFloat), quote!(Default::default())),
-                    TypeKind::Decimal { .. } => (quote!(rt::ops::aggregate::AvgDecimal), quote!(Default::default())),
-                    _ => return Err(format!("AVG of {t} is not supported by code generation yet")),
+                    k if k.is_integer() => (
+                        quote!(rt::ops::aggregate::AvgInt),
+                        quote!(Default::default()),
+                    ),
+                    TypeKind::Float | TypeKind::Double => (
+                        quote!(rt::ops::aggregate::AvgFloat),
+                        quote!(Default::default()),
+                    ),
+                    TypeKind::Decimal { .. } => (
+                        quote!(rt::ops::aggregate::AvgDecimal),
+                        quote!(Default::default()),
+                    ),
+                    _ => {
+                        return Err(format!(
+                            "AVG of {t} is not supported by code generation yet"
+                        ))
+                    }
                 }
             }
             AggregateFunction::Min | AggregateFunction::Max => {
@@ -599,12 +680,22 @@ impl Gen<'_> {
                 };
                 (quote!(rt::ops::aggregate::MinMax<#vt>), init)
             }
-            other => return Err(format!("the aggregate function {} is not supported by code generation yet", other.name())),
+            other => {
+                return Err(format!(
+                    "the aggregate function {} is not supported by code generation yet",
+                    other.name()
+                ))
+            }
         })
     }
 
     /// The final value of an accumulator `acc.xj`, as the output column type.
-    fn accumulator_result(&self, j: usize, call: &AggregateCall, input: &[Field]) -> GenResult<TokenStream> {
+    fn accumulator_result(
+        &self,
+        j: usize,
+        call: &AggregateCall,
+        input: &[Field],
+    ) -> GenResult<TokenStream> {
         let x = format_ident!("x{}", j);
         let arg_ty = call.args.first().map(|&c| input[c].ty);
         if call.distinct {
@@ -622,7 +713,9 @@ impl Gen<'_> {
             let (acc_ty, init) = self.accumulator(&plain, input)?;
             let add = match (call.function, t.kind) {
                 (AggregateFunction::Count, _) => quote!(a.add(&Some(#from_key));),
-                (AggregateFunction::Sum | AggregateFunction::Avg, TypeKind::Float) => quote!(a.add(Some((#from_key) as f64));),
+                (AggregateFunction::Sum | AggregateFunction::Avg, TypeKind::Float) => {
+                    quote!(a.add(Some((#from_key) as f64));)
+                }
                 _ => quote!(a.add(Some(#from_key));),
             };
             let result = self.plain_result(quote!(a), call, arg_ty)?;
@@ -635,7 +728,12 @@ impl Gen<'_> {
         self.plain_result(quote!(acc.#x), call, arg_ty)
     }
 
-    fn plain_result(&self, acc: TokenStream, call: &AggregateCall, arg_ty: Option<DataType>) -> GenResult<TokenStream> {
+    fn plain_result(
+        &self,
+        acc: TokenStream,
+        call: &AggregateCall,
+        arg_ty: Option<DataType>,
+    ) -> GenResult<TokenStream> {
         Ok(match call.function {
             AggregateFunction::Count => quote!(Some(#acc.result())),
             AggregateFunction::Sum => match arg_ty.map(|t| t.kind) {
@@ -651,11 +749,21 @@ impl Gen<'_> {
                 _ => quote!(#acc.result()),
             },
             AggregateFunction::Min | AggregateFunction::Max => quote!(#acc.result().cloned()),
-            other => return Err(format!("the aggregate function {} is not supported by code generation yet", other.name())),
+            other => {
+                return Err(format!(
+                    "the aggregate function {} is not supported by code generation yet",
+                    other.name()
+                ))
+            }
         })
     }
 
-    fn window_push(&self, n: NodeId, window: WindowKind, time_column: usize) -> GenResult<TokenStream> {
+    fn window_push(
+        &self,
+        n: NodeId,
+        window: WindowKind,
+        time_column: usize,
+    ) -> GenResult<TokenStream> {
         let node = self.plan.node(n);
         let arity = node.schema.len() - 3;
         let out_row = row_ident(n);
@@ -667,8 +775,14 @@ impl Gen<'_> {
         let tc = col_ident(time_column);
         let emit = self.emit(n, quote!(out));
         let windows = match window {
-            WindowKind::Tumble { size, offset } => quote!(rt::func::temporal::tumble_windows(ts, #size, #offset)),
-            WindowKind::Hop { slide, size, offset } => quote!(rt::func::temporal::hop_windows(ts, #slide, #size, #offset)),
+            WindowKind::Tumble { size, offset } => {
+                quote!(rt::func::temporal::tumble_windows(ts, #size, #offset))
+            }
+            WindowKind::Hop {
+                slide,
+                size,
+                offset,
+            } => quote!(rt::func::temporal::hop_windows(ts, #slide, #size, #offset)),
             WindowKind::Cumulate { step, size, offset } => {
                 quote!(rt::func::temporal::cumulate_windows(ts, #step, #size, #offset))
             }
@@ -689,7 +803,12 @@ impl Gen<'_> {
         })
     }
 
-    fn join_build(&self, n: NodeId, right_keys: &[usize], right: &[Field]) -> GenResult<TokenStream> {
+    fn join_build(
+        &self,
+        n: NodeId,
+        right_keys: &[usize],
+        right: &[Field],
+    ) -> GenResult<TokenStream> {
         let j = format_ident!("j{}", n.0);
         let key = self.key_expr(right, right_keys);
         let null_checks = right_keys.iter().map(|&c| {
@@ -803,12 +922,25 @@ impl Gen<'_> {
                     let d = doc(&format!("Sink of {}", self.descriptions[i]));
                     match &t.connector.kind {
                         ConnectorKind::Filesystem { format, .. } => {
-                            let slot = self.fs_tables.iter().position(|x| x == table).expect("fs sink has a slot");
+                            let slot = self
+                                .fs_tables
+                                .iter()
+                                .position(|x| x == table)
+                                .expect("fs sink has a slot");
                             let file = plan.sinks.iter().position(|s| *s == n).unwrap_or(0);
-                            let columns: Vec<Literal> = t.physical_columns().map(|(_, c)| lit_str(&c.name)).collect();
+                            let columns: Vec<Literal> = t
+                                .physical_columns()
+                                .map(|(_, c)| lit_str(&c.name))
+                                .collect();
                             let (ty, make) = match format {
-                                Format::Csv => (quote!(rt::sink::format::CsvFormat), quote!(ctx.csv_format(#ti)?)),
-                                Format::Json => (quote!(rt::sink::format::JsonFormat), quote!(ctx.json_format(#ti, &[#(#columns),*]))),
+                                Format::Csv => (
+                                    quote!(rt::sink::format::CsvFormat),
+                                    quote!(ctx.csv_format(#ti)?),
+                                ),
+                                Format::Json => (
+                                    quote!(rt::sink::format::JsonFormat),
+                                    quote!(ctx.json_format(#ti, &[#(#columns),*])),
+                                ),
                             };
                             fields.push(quote!(#d #w: rt::sink::commit::PartWriter<#ty>));
                             inits.push(quote!(#w: staging.part_writer(#slot, 0, #file, #make)));
@@ -821,10 +953,16 @@ impl Gen<'_> {
                             fields.push(quote!(#d #w: u64));
                             inits.push(quote!(#w: 0));
                         }
-                        ConnectorKind::Datagen => return Err("datagen tables cannot be written".to_string()),
+                        ConnectorKind::Datagen => {
+                            return Err("datagen tables cannot be written".to_string())
+                        }
                     }
                 }
-                NodeKind::Aggregate { group, aggregates, input } => {
+                NodeKind::Aggregate {
+                    group,
+                    aggregates,
+                    input,
+                } => {
                     let input_schema = &plan.node(*input).schema;
                     let a = format_ident!("a{}", n.0);
                     let acc = format_ident!("A{}", n.0);
@@ -854,7 +992,12 @@ impl Gen<'_> {
                     fields.push(quote!(#s: Vec<#r>));
                     inits.push(quote!(#s: Vec::new()));
                 }
-                NodeKind::Join { kind, right, right_keys, .. } => {
+                NodeKind::Join {
+                    kind,
+                    right,
+                    right_keys,
+                    ..
+                } => {
                     let j = format_ident!("j{}", n.0);
                     let m = format_ident!("m{}", n.0);
                     let right_schema = &plan.node(*right).schema;
@@ -895,10 +1038,20 @@ impl Gen<'_> {
         let n = task.node();
         self.current = n;
         let node = plan.node(n);
-        let d = doc(&format!("Pipeline {index}: {}", self.descriptions[n.index()]));
+        let d = doc(&format!(
+            "Pipeline {index}: {}",
+            self.descriptions[n.index()]
+        ));
         let emit = self.emit(n, quote!(row));
         let body = match (&task, &node.kind) {
-            (Task::Scan(_), NodeKind::Scan { table, columns, filter }) => self.scan_task(n, *table, columns, filter.as_ref())?,
+            (
+                Task::Scan(_),
+                NodeKind::Scan {
+                    table,
+                    columns,
+                    filter,
+                },
+            ) => self.scan_task(n, *table, columns, filter.as_ref())?,
             (Task::Values(_), NodeKind::Values { rows }) => {
                 let out_row = row_ident(n);
                 let column = |_: usize| quote!(None::<()>);
@@ -920,7 +1073,14 @@ impl Gen<'_> {
                 }
                 quote!(#(#stmts)*)
             }
-            (Task::AggregateResults(_), NodeKind::Aggregate { group, aggregates, input }) => {
+            (
+                Task::AggregateResults(_),
+                NodeKind::Aggregate {
+                    group,
+                    aggregates,
+                    input,
+                },
+            ) => {
                 let a = format_ident!("a{}", n.0);
                 let acc_ty = format_ident!("A{}", n.0);
                 let input_schema = &plan.node(*input).schema;
@@ -962,7 +1122,15 @@ impl Gen<'_> {
                     }
                 }
             }
-            (Task::SortedRows(_), NodeKind::Sort { keys, offset, limit, input }) => {
+            (
+                Task::SortedRows(_),
+                NodeKind::Sort {
+                    keys,
+                    offset,
+                    limit,
+                    input,
+                },
+            ) => {
                 let s = format_ident!("s{}", n.0);
                 let cmp = self.sort_comparator(keys, &plan.node(*input).schema);
                 let skip = offset.unwrap_or(0) as usize;
@@ -1047,7 +1215,13 @@ impl Gen<'_> {
         quote!({ #(#parts)* std::cmp::Ordering::Equal })
     }
 
-    fn scan_task(&mut self, n: NodeId, table: crate::ir::TableId, columns: &[usize], filter: Option<&crate::ir::Expr>) -> GenResult<TokenStream> {
+    fn scan_task(
+        &mut self,
+        n: NodeId,
+        table: crate::ir::TableId,
+        columns: &[usize],
+        filter: Option<&crate::ir::Expr>,
+    ) -> GenResult<TokenStream> {
         let plan = self.plan;
         let node = plan.node(n);
         let t = plan.job.table(table);
@@ -1089,7 +1263,10 @@ impl Gen<'_> {
                         quote!(rt::source::json::JsonReader),
                         quote!(ctx.json_options(#ti)?),
                         // Newline-delimited json: a newline always ends a record.
-                        quote!(rt::source::files::Boundary { quote: None, escape: None }),
+                        quote!(rt::source::files::Boundary {
+                            quote: None,
+                            escape: None
+                        }),
                     ),
                 };
                 Ok(quote! {
@@ -1157,7 +1334,8 @@ impl Gen<'_> {
             quote!(rt::sink::commit::SinkTarget { path: ctx.path(#ti), mode: #mode })
         });
         // After the last task feeding a join's build side, the table moves to `Built`.
-        let reach: Vec<BTreeSet<(NodeId, usize)>> = tasks.iter().map(|t| self.reached_edges(*t)).collect();
+        let reach: Vec<BTreeSet<(NodeId, usize)>> =
+            tasks.iter().map(|t| self.reached_edges(*t)).collect();
         let mut steps = Vec::new();
         let joins: Vec<(NodeId, JoinKind)> = plan
             .nodes

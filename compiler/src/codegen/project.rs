@@ -100,7 +100,13 @@ pub(crate) fn package_name(file: &SourceFile) -> String {
         .unwrap_or_default();
     let mut name: String = stem
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
         .collect();
     if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         name = format!("job_{name}");
@@ -117,7 +123,7 @@ pub(crate) fn generate_crate(
     plan_text: &str,
     plan_json: &str,
 ) -> Result<CrateFiles, GenError> {
-    let main_rs = super::generate_main(plan, file, plan_text)?;
+    let main_rs = super::generate_main(plan, file)?;
     let runtime_path = match runtime {
         RuntimeSource::Vendored => "runtime".to_string(),
         RuntimeSource::Path(p) => p.clone(),
@@ -135,15 +141,25 @@ pub(crate) fn generate_crate(
         })
     };
     let mut files = vec![
-        (PathBuf::from("Cargo.toml"), render("Cargo.toml", embedded::CARGO_TOML_TEMPLATE)?),
+        (
+            PathBuf::from("Cargo.toml"),
+            render("Cargo.toml", embedded::CARGO_TOML_TEMPLATE)?,
+        ),
         (PathBuf::from("Cargo.lock"), lock_file(package)),
-        (PathBuf::from("README.md"), render("README.md", embedded::README_TEMPLATE)?),
+        (
+            PathBuf::from("README.md"),
+            render("README.md", embedded::README_TEMPLATE)?,
+        ),
         (PathBuf::from("src/main.rs"), main_rs),
         (PathBuf::from("plan.txt"), plan_text.to_string()),
         (PathBuf::from("plan.json"), plan_json.to_string()),
     ];
     if let RuntimeSource::Vendored = runtime {
-        files.extend(runtime_files().into_iter().map(|(p, t)| (PathBuf::from("runtime").join(p), t)));
+        files.extend(
+            runtime_files()
+                .into_iter()
+                .map(|(p, t)| (PathBuf::from("runtime").join(p), t)),
+        );
     }
     Ok(CrateFiles {
         package: package.to_string(),
@@ -156,12 +172,20 @@ fn table_infos(plan: &Plan) -> Vec<TableInfo> {
         .tables
         .iter()
         .map(|t| {
-            let reads = plan.nodes.iter().any(|n| matches!(n.kind, NodeKind::Scan { table, .. } if table == t.id));
-            let writes = plan.nodes.iter().any(|n| matches!(n.kind, NodeKind::Sink { table, .. } if table == t.id));
+            let reads = plan
+                .nodes
+                .iter()
+                .any(|n| matches!(n.kind, NodeKind::Scan { table, .. } if table == t.id));
+            let writes = plan
+                .nodes
+                .iter()
+                .any(|n| matches!(n.kind, NodeKind::Sink { table, .. } if table == t.id));
             TableInfo {
                 name: t.name.clone(),
                 connector: match &t.connector.kind {
-                    ConnectorKind::Filesystem { format, .. } => format!("filesystem ({})", format!("{format:?}").to_lowercase()),
+                    ConnectorKind::Filesystem { format, .. } => {
+                        format!("filesystem ({})", format!("{format:?}").to_lowercase())
+                    }
                     other => other.name().to_string(),
                 },
                 path: match &t.connector.kind {
@@ -179,11 +203,15 @@ fn table_infos(plan: &Plan) -> Vec<TableInfo> {
 /// taken from the lock file stmtc was built and tested with.
 fn lock_file(package: &str) -> String {
     // Blocks of the workspace lock file, by package name.
-    let blocks: Vec<&str> = embedded::WORKSPACE_LOCK.split("[[package]]").skip(1).collect();
+    let blocks: Vec<&str> = embedded::WORKSPACE_LOCK
+        .split("[[package]]")
+        .skip(1)
+        .collect();
     let field = |block: &str, key: &str| -> Option<String> {
-        block
-            .lines()
-            .find_map(|l| l.strip_prefix(&format!("{key} = \"")).map(|v| v.trim_end_matches('"').to_string()))
+        block.lines().find_map(|l| {
+            l.strip_prefix(&format!("{key} = \""))
+                .map(|v| v.trim_end_matches('"').to_string())
+        })
     };
     let deps_of = |block: &str| -> Vec<String> {
         let Some((_, rest)) = block.split_once("dependencies = [") else {
@@ -191,11 +219,23 @@ fn lock_file(package: &str) -> String {
         };
         let list = rest.split(']').next().unwrap_or("");
         list.split(',')
-            .map(|d| d.trim().trim_matches('"').split(' ').next().unwrap_or("").to_string())
+            .map(|d| {
+                d.trim()
+                    .trim_matches('"')
+                    .split(' ')
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
             .filter(|d| !d.is_empty())
             .collect()
     };
-    let find = |name: &str| blocks.iter().find(|b| field(b, "name").as_deref() == Some(name)).copied();
+    let find = |name: &str| {
+        blocks
+            .iter()
+            .find(|b| field(b, "name").as_deref() == Some(name))
+            .copied()
+    };
     let runtime_deps = find("stmtc-runtime").map(deps_of).unwrap_or_default();
     // The dependency closure of the runtime.
     let mut closure: Vec<String> = Vec::new();
@@ -211,7 +251,14 @@ fn lock_file(package: &str) -> String {
     }
     let mut entries: Vec<(String, String)> = closure
         .iter()
-        .filter_map(|d| find(d).map(|b| (d.clone(), format!("[[package]]{}", b.trim_end_matches('\n').to_string() + "\n"))))
+        .filter_map(|d| {
+            find(d).map(|b| {
+                (
+                    d.clone(),
+                    format!("[[package]]{}", b.trim_end_matches('\n').to_string() + "\n"),
+                )
+            })
+        })
         .collect();
     let list = |deps: &[String]| -> String {
         if deps.is_empty() {

@@ -27,7 +27,7 @@ pub struct Script {
 #[derive(Clone, Debug)]
 pub enum Statement {
     Set(SetOption),
-    CreateTable(CreateTable),
+    CreateTable(Box<CreateTable>),
     CreateView(CreateView),
     Insert(Insert),
 }
@@ -48,7 +48,6 @@ pub struct CreateTable {
     pub columns: Vec<ColumnDef>,
     pub watermark: Option<Watermark>,
     pub primary_key: Option<PrimaryKey>,
-    pub comment: Option<String>,
     pub options: Vec<TableOption>,
     /// Where `WITH` stands, for errors about missing options.
     pub with_span: Span,
@@ -59,22 +58,18 @@ pub struct CreateTable {
 pub struct ColumnDef {
     pub name: Name,
     pub kind: ColumnKind,
-    pub comment: Option<String>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
 pub enum ColumnKind {
     /// A stored column with its declared type (nullability included).
-    Physical {
-        data_type: DataType,
-        type_span: Span,
-    },
+    Physical { data_type: DataType },
     /// `name AS expr`: computed from the other columns on read.
-    Computed { expr: Expr },
+    Computed { expr: Box<Expr> },
     /// `name type METADATA [FROM 'key'] [VIRTUAL]`: accepted by the parser so
     /// the binder can name it as unsupported.
-    Metadata { data_type: DataType },
+    Metadata,
 }
 
 /// `WATERMARK FOR column AS expr`.
@@ -89,7 +84,6 @@ pub struct Watermark {
 #[derive(Clone, Debug)]
 pub struct PrimaryKey {
     pub columns: Vec<Name>,
-    pub enforced: bool,
     pub span: Span,
 }
 
@@ -120,8 +114,6 @@ pub struct Insert {
     pub overwrite: bool,
     pub columns: Vec<Name>,
     pub query: Box<Query>,
-    /// True when written inside `EXECUTE STATEMENT SET BEGIN ... END`.
-    pub in_statement_set: bool,
     pub span: Span,
 }
 

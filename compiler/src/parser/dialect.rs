@@ -85,13 +85,7 @@ fn parse_timestamp_rest(parser: &mut Parser, ltz: bool) -> Result<DataType, Pars
         None
     };
     let ltz = ltz
-        || (!ltz
-            && parser.parse_keywords(&[
-                Keyword::WITH,
-                Keyword::LOCAL,
-                Keyword::TIME,
-                Keyword::ZONE,
-            ]));
+        || (parser.parse_keywords(&[Keyword::WITH, Keyword::LOCAL, Keyword::TIME, Keyword::ZONE]));
     if ltz {
         let modifiers = precision
             .map(|p| vec![TypeModifier::Number(p.to_string(), false)])

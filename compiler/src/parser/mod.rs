@@ -85,7 +85,7 @@ impl FrontEnd<'_> {
             let result = if self.peek_keyword(Keyword::EXECUTE) || self.is_begin_statement_set() {
                 self.parse_statement_set(&mut script)
             } else {
-                self.parse_statement(false)
+                self.parse_statement()
                     .and_then(|s| self.expect_end_of_statement().map(|()| s))
                     .map(|s| script.statements.push(s))
             };
@@ -121,7 +121,7 @@ impl FrontEnd<'_> {
                 return self.expect_end_of_statement();
             }
             let result = if self.peek_keyword(Keyword::INSERT) {
-                self.parse_insert(true)
+                self.parse_insert()
                     .and_then(|s| self.expect_end_of_statement().map(|()| s))
                     .map(|s| script.statements.push(Statement::Insert(s)))
             } else {
@@ -143,12 +143,12 @@ impl FrontEnd<'_> {
         }
     }
 
-    fn parse_statement(&mut self, in_statement_set: bool) -> PResult<Statement> {
+    fn parse_statement(&mut self) -> PResult<Statement> {
         match self.peek().clone() {
             Token::Word(w) if w.quote_style.is_none() => match w.keyword {
                 Keyword::SET => self.parse_set().map(Statement::Set),
                 Keyword::CREATE => self.parse_create(),
-                Keyword::INSERT => self.parse_insert(in_statement_set).map(Statement::Insert),
+                Keyword::INSERT => self.parse_insert().map(Statement::Insert),
                 Keyword::SELECT | Keyword::WITH | Keyword::VALUES => Err(Diagnostic::error(
                     self.current_span(),
                     "a query on its own is not part of a statement set",
@@ -205,7 +205,7 @@ impl FrontEnd<'_> {
         let temporary = self.parser.parse_keyword(Keyword::TEMPORARY);
         if self.parser.parse_keyword(Keyword::TABLE) {
             self.parse_create_table(start, temporary)
-                .map(Statement::CreateTable)
+                .map(|t| Statement::CreateTable(Box::new(t)))
         } else if self.parser.parse_keyword(Keyword::VIEW) {
             self.parse_create_view(start, temporary)
                 .map(Statement::CreateView)
@@ -263,10 +263,9 @@ impl FrontEnd<'_> {
                     key_columns.push(self.parse_name()?);
                 }
                 self.expect_token(&Token::RParen)?;
-                let enforced = self.parse_enforced()?;
+                self.parse_not_enforced()?;
                 let pk = PrimaryKey {
                     columns: key_columns,
-                    enforced,
                     span: element_start.to(self.previous_span()),
                 };
                 self.set_primary_key(&mut primary_key, pk);
@@ -285,11 +284,9 @@ impl FrontEnd<'_> {
             return Err(self.expected_here("',' or ')' after a column definition"));
         }
         self.expect_token(&Token::RParen)?;
-        let comment = if self.parser.parse_keyword(Keyword::COMMENT) {
-            Some(self.parse_string_literal("a quoted comment")?)
-        } else {
-            None
-        };
+        if self.parser.parse_keyword(Keyword::COMMENT) {
+            self.parse_string_literal("a quoted comment")?;
+        }
         if self.peek_keyword(Keyword::PARTITIONED) {
             return Err(Diagnostic::error(
                 self.current_span(),
@@ -315,7 +312,6 @@ impl FrontEnd<'_> {
             columns,
             watermark,
             primary_key,
-            comment,
             options,
             with_span,
             span: start.to(self.previous_span()),
@@ -334,12 +330,12 @@ impl FrontEnd<'_> {
     }
 
     /// `NOT ENFORCED` is required: Flink does not check keys of external data.
-    fn parse_enforced(&mut self) -> PResult<bool> {
+    fn parse_not_enforced(&mut self) -> PResult<()> {
         if self
             .parser
             .parse_keywords(&[Keyword::NOT, Keyword::ENFORCED])
         {
-            Ok(false)
+            Ok(())
         } else {
             let span = self.current_span();
             let _ = self.parser.parse_keyword(Keyword::ENFORCED);
@@ -358,10 +354,10 @@ impl FrontEnd<'_> {
         let mut inline_pk = None;
         let kind = if self.parser.parse_keyword(Keyword::AS) {
             ColumnKind::Computed {
-                expr: self.parse_expr()?,
+                expr: Box::new(self.parse_expr()?),
             }
         } else {
-            let (kind, type_span) = self.parse_type()?;
+            let kind = self.parse_type()?;
             let mut nullable = true;
             loop {
                 let at = self.current_span();
@@ -373,10 +369,9 @@ impl FrontEnd<'_> {
                     .parser
                     .parse_keywords(&[Keyword::PRIMARY, Keyword::KEY])
                 {
-                    let enforced = self.parse_enforced()?;
+                    self.parse_not_enforced()?;
                     inline_pk = Some(PrimaryKey {
                         columns: vec![name.clone()],
-                        enforced,
                         span: at.to(self.previous_span()),
                     });
                 } else {
@@ -389,23 +384,18 @@ impl FrontEnd<'_> {
                     self.parse_string_literal("a quoted metadata key")?;
                 }
                 let _ = self.parser.parse_keyword(Keyword::VIRTUAL);
-                ColumnKind::Metadata { data_type }
+                ColumnKind::Metadata
             } else {
-                ColumnKind::Physical {
-                    data_type,
-                    type_span,
-                }
+                ColumnKind::Physical { data_type }
             }
         };
-        let comment = if self.parser.parse_keyword(Keyword::COMMENT) {
-            Some(self.parse_string_literal("a quoted comment")?)
-        } else {
-            None
-        };
+        // Comments document the DDL; they change nothing for the job.
+        if self.parser.parse_keyword(Keyword::COMMENT) {
+            self.parse_string_literal("a quoted comment")?;
+        }
         let column = ColumnDef {
             name,
             kind,
-            comment,
             span: start.to(self.previous_span()),
         };
         Ok((column, inline_pk))
@@ -413,7 +403,7 @@ impl FrontEnd<'_> {
 
     /// A data type, converted to Flink's type system right away so that an
     /// unknown or malformed type is reported where it is written.
-    fn parse_type(&mut self) -> PResult<(types::TypeKind, Span)> {
+    fn parse_type(&mut self) -> PResult<types::TypeKind> {
         let start = self.current_span();
         let data_type = self
             .parser
@@ -431,9 +421,7 @@ impl FrontEnd<'_> {
                 ));
             }
         }
-        types::from_sql(&data_type)
-            .map(|kind| (kind, span))
-            .map_err(|msg| Diagnostic::error(span, msg))
+        types::from_sql(&data_type).map_err(|msg| Diagnostic::error(span, msg))
     }
 
     fn parse_table_options(&mut self) -> PResult<Vec<TableOption>> {
@@ -517,7 +505,7 @@ impl FrontEnd<'_> {
         })
     }
 
-    fn parse_insert(&mut self, in_statement_set: bool) -> PResult<Insert> {
+    fn parse_insert(&mut self) -> PResult<Insert> {
         let start = self.current_span();
         self.expect_keywords(&[Keyword::INSERT])?;
         let overwrite = if self.parser.parse_keyword(Keyword::OVERWRITE) {
@@ -555,7 +543,6 @@ impl FrontEnd<'_> {
             overwrite,
             columns,
             query,
-            in_statement_set,
             span: start.to(self.previous_span()),
         })
     }
@@ -772,21 +759,147 @@ fn split_location(message: &str) -> (&str, Option<(u64, u64)>) {
 /// quoted with backticks. These are the SQL:2016 reserved words most likely
 /// to be picked as column names (docs/sql-reference/names.md).
 const RESERVED: &[&str] = &[
-    "ALL", "ALTER", "AND", "ANY", "ARRAY", "AS", "AT", "BEGIN", "BETWEEN", "BIGINT", "BINARY",
-    "BOOLEAN", "BOTH", "BY", "CALL", "CASE", "CAST", "CHAR", "CHARACTER", "CHECK", "COLLATE",
-    "COLUMN", "COMMIT", "CONDITION", "CONSTRAINT", "COUNT", "CREATE", "CROSS", "CUBE", "CURRENT",
-    "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "CURRENT_USER", "CURSOR", "DATE", "DAY",
-    "DEC", "DECIMAL", "DECLARE", "DEFAULT", "DELETE", "DESCRIBE", "DISTINCT", "DOUBLE", "DROP",
-    "ELSE", "END", "ESCAPE", "EXCEPT", "EXECUTE", "EXISTS", "EXTERNAL", "FALSE", "FETCH", "FILTER",
-    "FLOAT", "FOR", "FOREIGN", "FROM", "FULL", "FUNCTION", "GROUP", "GROUPING", "HAVING", "HOUR",
-    "IN", "INNER", "INSERT", "INT", "INTEGER", "INTERSECT", "INTERVAL", "INTO", "IS", "JOIN",
-    "LATERAL", "LEADING", "LEFT", "LIKE", "LIMIT", "LOCAL", "LOCALTIME", "LOCALTIMESTAMP", "MATCH",
-    "MERGE", "MINUTE", "MONTH", "NATURAL", "NOT", "NULL", "NUMERIC", "OF", "ON", "ONLY", "OR",
-    "ORDER", "OUTER", "OVER", "PARTITION", "PRIMARY", "RANGE", "REAL", "RECURSIVE", "REFERENCES",
-    "RIGHT", "ROLLUP", "ROW", "ROWS", "SECOND", "SELECT", "SET", "SMALLINT", "SOME", "START",
-    "SYSTEM", "TABLE", "THEN", "TIME", "TIMESTAMP", "TINYINT", "TO", "TRAILING", "TRUE", "UNION",
-    "UNIQUE", "UNKNOWN", "UNNEST", "UPDATE", "USER", "USING", "VALUE", "VALUES", "VARCHAR", "WHEN",
-    "WHERE", "WINDOW", "WITH", "WITHIN", "WITHOUT", "YEAR",
+    "ALL",
+    "ALTER",
+    "AND",
+    "ANY",
+    "ARRAY",
+    "AS",
+    "AT",
+    "BEGIN",
+    "BETWEEN",
+    "BIGINT",
+    "BINARY",
+    "BOOLEAN",
+    "BOTH",
+    "BY",
+    "CALL",
+    "CASE",
+    "CAST",
+    "CHAR",
+    "CHARACTER",
+    "CHECK",
+    "COLLATE",
+    "COLUMN",
+    "COMMIT",
+    "CONDITION",
+    "CONSTRAINT",
+    "COUNT",
+    "CREATE",
+    "CROSS",
+    "CUBE",
+    "CURRENT",
+    "CURRENT_DATE",
+    "CURRENT_TIME",
+    "CURRENT_TIMESTAMP",
+    "CURRENT_USER",
+    "CURSOR",
+    "DATE",
+    "DAY",
+    "DEC",
+    "DECIMAL",
+    "DECLARE",
+    "DEFAULT",
+    "DELETE",
+    "DESCRIBE",
+    "DISTINCT",
+    "DOUBLE",
+    "DROP",
+    "ELSE",
+    "END",
+    "ESCAPE",
+    "EXCEPT",
+    "EXECUTE",
+    "EXISTS",
+    "EXTERNAL",
+    "FALSE",
+    "FETCH",
+    "FILTER",
+    "FLOAT",
+    "FOR",
+    "FOREIGN",
+    "FROM",
+    "FULL",
+    "FUNCTION",
+    "GROUP",
+    "GROUPING",
+    "HAVING",
+    "HOUR",
+    "IN",
+    "INNER",
+    "INSERT",
+    "INT",
+    "INTEGER",
+    "INTERSECT",
+    "INTERVAL",
+    "INTO",
+    "IS",
+    "JOIN",
+    "LATERAL",
+    "LEADING",
+    "LEFT",
+    "LIKE",
+    "LIMIT",
+    "LOCAL",
+    "LOCALTIME",
+    "LOCALTIMESTAMP",
+    "MATCH",
+    "MERGE",
+    "MINUTE",
+    "MONTH",
+    "NATURAL",
+    "NOT",
+    "NULL",
+    "NUMERIC",
+    "OF",
+    "ON",
+    "ONLY",
+    "OR",
+    "ORDER",
+    "OUTER",
+    "OVER",
+    "PARTITION",
+    "PRIMARY",
+    "RANGE",
+    "REAL",
+    "RECURSIVE",
+    "REFERENCES",
+    "RIGHT",
+    "ROLLUP",
+    "ROW",
+    "ROWS",
+    "SECOND",
+    "SELECT",
+    "SET",
+    "SMALLINT",
+    "SOME",
+    "START",
+    "SYSTEM",
+    "TABLE",
+    "THEN",
+    "TIME",
+    "TIMESTAMP",
+    "TINYINT",
+    "TO",
+    "TRAILING",
+    "TRUE",
+    "UNION",
+    "UNIQUE",
+    "UNKNOWN",
+    "UNNEST",
+    "UPDATE",
+    "USER",
+    "USING",
+    "VALUE",
+    "VALUES",
+    "VARCHAR",
+    "WHEN",
+    "WHERE",
+    "WINDOW",
+    "WITH",
+    "WITHIN",
+    "WITHOUT",
+    "YEAR",
 ];
 
 fn is_reserved(word: &str) -> bool {

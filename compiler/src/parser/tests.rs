@@ -20,9 +20,7 @@ fn summarize(sql: &str) -> String {
                             format!("{} {data_type}", c.name.value)
                         }
                         ColumnKind::Computed { expr } => format!("{} AS {expr}", c.name.value),
-                        ColumnKind::Metadata { data_type } => {
-                            format!("{} {data_type} METADATA", c.name.value)
-                        }
+                        ColumnKind::Metadata => format!("{} METADATA", c.name.value),
                     })
                     .collect();
                 let opts: Vec<String> = t
@@ -47,8 +45,7 @@ fn summarize(sql: &str) -> String {
             }
             Statement::CreateView(v) => format!("VIEW {} AS {}", v.name.value, v.query),
             Statement::Insert(i) => format!(
-                "{}{} {}{} {}",
-                if i.in_statement_set { "[set] " } else { "" },
+                "{} {}{} {}",
                 if i.overwrite { "OVERWRITE" } else { "INTO" },
                 i.target.value,
                 if i.columns.is_empty() {
@@ -117,9 +114,9 @@ fn parses_statement_sets_and_bare_inserts() {
          END;
          INSERT INTO s4 SELECT * FROM v",
         "VIEW v AS SELECT x FROM t
-[set] INTO s1 SELECT 'a;b' FROM t
-[set] OVERWRITE s2 (a, b) VALUES (1, 'x')
-[set] INTO s3 (SELECT 1)
+INTO s1 SELECT 'a;b' FROM t
+OVERWRITE s2 (a, b) VALUES (1, 'x')
+INTO s3 (SELECT 1)
 INTO s4 SELECT * FROM v",
     );
 }
@@ -154,12 +151,12 @@ fn only_inserts_inside_a_statement_set() {
   CREATE VIEW v AS SELECT 1;
   INSERT INTO s SELECT 1;
 END;",
-        "[set] INTO s SELECT 1
+        "INTO s SELECT 1
 error 2:3: only INSERT statements are allowed in a statement set, found `CREATE`",
     );
     check(
         "BEGIN STATEMENT SET; INSERT INTO s SELECT 1;",
-        "[set] INTO s SELECT 1
+        "INTO s SELECT 1
 error 1:1: statement set is not closed",
     );
 }

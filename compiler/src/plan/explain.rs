@@ -460,6 +460,11 @@ pub(crate) fn json(
                 "name": t.name,
                 "connector": t.connector.kind.name(),
                 "options": t.connector.options,
+                "primaryKey": t.primary_key.iter().map(|&i| t.columns[i].name.clone()).collect::<Vec<_>>(),
+                "watermark": t.watermark.as_ref().map(|(i, e)| json!({
+                    "column": t.columns[*i].name,
+                    "expression": expr_text(e, &t.columns.iter().map(|c| Field { name: c.name.clone(), ty: c.ty }).collect::<Vec<_>>()),
+                })),
                 "columns": t.columns.iter().map(|c| json!({
                     "name": c.name,
                     "type": c.ty.to_string(),

@@ -98,10 +98,3 @@ fn null() -> Expr {
         span: crate::diagnostics::Span::default(),
     }
 }
-
-/// Nodes in an expression tree, to bound the cost of inlining.
-pub(crate) fn size(e: &Expr) -> usize {
-    let mut n = 0;
-    crate::binder::visit(e, &mut |_| n += 1);
-    n
-}

@@ -35,6 +35,7 @@ struct Args {
     worker_start: Option<u64>,
     replay: Option<PathBuf>,
     minimize: Option<PathBuf>,
+    shape: Option<(String, usize)>,
 }
 
 fn parse_args() -> Args {
@@ -47,6 +48,7 @@ fn parse_args() -> Args {
         worker_start: None,
         replay: None,
         minimize: None,
+        shape: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -60,6 +62,11 @@ fn parse_args() -> Args {
             "--worker" => a.worker_start = Some(value().parse().expect("--worker START")),
             "--replay" => a.replay = Some(PathBuf::from(value())),
             "--minimize" => a.minimize = Some(PathBuf::from(value())),
+            "--shape" => {
+                let name = value();
+                let n = value().parse().expect("--shape NAME N");
+                a.shape = Some((name, n));
+            }
             other => panic!("unknown argument {other}"),
         }
     }
@@ -76,6 +83,19 @@ fn main() {
     let args = parse_args();
     if let Some(path) = &args.replay {
         std::process::exit(replay(path, args.stack_mb));
+    }
+    if let Some((name, n)) = &args.shape {
+        // Time one resource shape: `--shape JoinChain 300`.
+        let shape = stmtc_fuzz::generator::SHAPES
+            .iter()
+            .find(|s| format!("{s:?}").eq_ignore_ascii_case(name))
+            .unwrap_or_else(|| panic!("unknown shape {name}"));
+        let text = stmtc_fuzz::generator::resource(*shape, *n);
+        let path = std::env::temp_dir().join(format!("stmtc-shape-{}.sql", std::process::id()));
+        std::fs::write(&path, &text).expect("write");
+        let code = replay(&path, args.stack_mb);
+        let _ = std::fs::remove_file(&path);
+        std::process::exit(code);
     }
     if let Some(path) = &args.minimize {
         minimize(path, &args);

@@ -34,12 +34,6 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
 mod tests {
     use crate::plan::passes::test_support::check_pass;
 
-    const TABLES: &str = "CREATE TABLE t (a INT, b INT, s STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '1');
-        CREATE TABLE u (id INT, name STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '1');
-        CREATE TABLE k1 (a INT, s STRING) WITH ('connector' = 'blackhole');
-        CREATE TABLE k2 (a INT, s STRING) WITH ('connector' = 'blackhole');
-        CREATE TABLE k3 (s STRING, n BIGINT) WITH ('connector' = 'blackhole');";
-
     #[test]
     fn removes_a_projection_that_changes_nothing() {
         check_pass(
