@@ -2,7 +2,8 @@
 //! checked; `error_*` cases must report errors (their rendered diagnostics are
 //! the `@errors` snapshot), every other case must check cleanly (its bound
 //! statement set is the `@bound` snapshot) and explain (the `@plan` text and
-//! `@plan_json` snapshots). Snapshots live in `snapshots/`.
+//! `@plan_json` snapshots) and generate code (the `@rust` snapshot of
+//! main.rs). Snapshots live in `snapshots/`.
 
 use std::path::{Path, PathBuf};
 
@@ -38,6 +39,24 @@ fn explain(path: &Path, format: stmtc::ExplainFormat) -> String {
     match stmtc::explain(checked.file, &options, None) {
         Ok(plan) => plan,
         Err(checked) => panic!("{}", checked.render_diagnostics(false)),
+    }
+}
+
+/// The generated `src/main.rs` of a fixture (or the located reason it cannot be generated).
+fn generated_main(path: &Path) -> String {
+    let (_, checked) = check_fixture(path);
+    let runtime = stmtc::RuntimeLocation::Path("runtime".to_string());
+    match stmtc::compile(checked.file, &runtime, None) {
+        Ok(job) => job
+            .files
+            .into_iter()
+            .find(|(p, _)| p == Path::new("src/main.rs"))
+            .map(|(_, text)| text)
+            .expect("main.rs"),
+        Err(checked) => format!(
+            "does not compile yet:\n{}",
+            checked.render_diagnostics(false)
+        ),
     }
 }
 
@@ -150,6 +169,7 @@ fn check_fixtures() {
                         format!("{case}@plan_json"),
                         explain(path, stmtc::ExplainFormat::Json)
                     );
+                    insta::assert_snapshot!(format!("{case}@rust"), generated_main(path));
                 }
             })
         }));

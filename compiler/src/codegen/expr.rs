@@ -332,6 +332,15 @@ impl Gen<'_> {
                 .ok_or_else(what);
         }
         match ty.kind {
+            // `BIGINT % INT` is an INT computed in BIGINT (Java's `long % int`),
+            // should the binder leave the operands their own types.
+            k if k.is_integer() && op == BinaryOp::Modulo && lk.is_integer() && rk.is_integer() => {
+                let t = value_type(ty);
+                Ok(self.strict(vec![l, r], |v| {
+                    let (a, b) = (&v[0], &v[1]);
+                    quote!(Some(rt::func::math::int_mod::<i64>(#a as i64, #b as i64).ok_or_else(|| rt::Error::new("/ by zero"))? as #t))
+                }))
+            }
             k if k.is_integer() && lk == k && rk == k => {
                 let t = value_type(ty);
                 Ok(self.strict(vec![l, r], |v| {

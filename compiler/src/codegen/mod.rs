@@ -919,7 +919,7 @@ impl Gen<'_> {
                     let t = plan.job.table(*table);
                     let w = format_ident!("w{}", n.0);
                     let ti = table.0 as usize;
-                    let d = doc(&format!("Sink of {}", self.descriptions[i]));
+                    let d = doc(&self.descriptions[i]);
                     match &t.connector.kind {
                         ConnectorKind::Filesystem { format, .. } => {
                             let slot = self
