@@ -669,6 +669,15 @@ impl Binder<'_> {
             typing::arithmetic(arith_op, &l.ty, &r.ty).map_err(|m| Diagnostic::error(span, m))?;
         let (l, r) = match ty.kind {
             TypeKind::Decimal { .. } => (as_decimal(l), as_decimal(r)),
+            // Flink computes an integer `%` in the wider operand type and then
+            // narrows to the result (the right operand's type): keep the operands.
+            k if k.is_integer()
+                && arith_op == ArithOp::Modulo
+                && l.ty.kind.is_integer()
+                && r.ty.kind.is_integer() =>
+            {
+                (l, r)
+            }
             k if k.is_numeric() => (cast_to_kind(l, k), cast_to_kind(r, k)),
             _ => (l, r),
         };

@@ -106,6 +106,21 @@ impl Binder<'_> {
                     ),
                 ));
             }
+            // Time zones other than UTC need zone rules the runtime does not have.
+            "table.local-time-zone"
+                if !matches!(
+                    set.value.to_ascii_uppercase().as_str(),
+                    "UTC" | "Z" | "GMT" | "+00:00" | "ETC/UTC"
+                ) =>
+            {
+                self.error(Diagnostic::error(
+                    set.span,
+                    format!(
+                        "the session time zone '{}' is not supported by stmtc yet: only UTC (the default)",
+                        set.value
+                    ),
+                ));
+            }
             "parallelism.default" if set.value.parse::<u32>().map_or(true, |p| p == 0) => {
                 self.error(Diagnostic::error(
                     set.span,

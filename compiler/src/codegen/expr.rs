@@ -45,6 +45,8 @@ pub(crate) struct Statics {
     next_id: usize,
     /// Whether the `QUERY_START` static (CURRENT_TIMESTAMP) was emitted.
     query_start: bool,
+    /// Optional runtime features the generated code needs (`regex`).
+    features: std::collections::BTreeSet<&'static str>,
 }
 
 impl Statics {
@@ -55,8 +57,17 @@ impl Statics {
         self.items
     }
 
+    /// Runtime features to enable in the job's `Cargo.toml`.
+    pub fn features(&self) -> Vec<&'static str> {
+        self.features.iter().copied().collect()
+    }
+
+    pub(crate) fn need_feature(&mut self, feature: &'static str) {
+        self.features.insert(feature);
+    }
+
     /// Adds `static NAME_<n>: LazyLock<ty> = LazyLock::new(|| init);`, returns its name.
-    fn lazy(&mut self, prefix: &str, ty: TokenStream, init: TokenStream) -> Ident {
+    pub(super) fn lazy(&mut self, prefix: &str, ty: TokenStream, init: TokenStream) -> Ident {
         let name = format_ident!("{}_{}", prefix, self.next_id);
         self.next_id += 1;
         self.items.push(quote! {
@@ -937,7 +948,7 @@ fn unscaled_decimal(digits: &str, scale: u8) -> Option<i128> {
 
 /// The text of a string literal, looking through casts that only widen the
 /// string type (the binder casts `'a%'`, a CHAR(2), to STRING for LIKE).
-fn literal_string(e: &Expr) -> Option<&str> {
+pub(super) fn literal_string(e: &Expr) -> Option<&str> {
     match &e.kind {
         ExprKind::Literal(Literal::String(s)) => Some(s),
         ExprKind::Cast { operand, .. } if matches!(e.ty.kind, TypeKind::Varchar(n) if n as usize >= operand_length(operand)) => {

@@ -67,6 +67,8 @@ struct Gen<'a> {
     statics: Statics,
     /// Filesystem sink tables, in order of first INSERT: index = staging slot.
     fs_tables: Vec<crate::ir::TableId>,
+    /// Optional runtime features the generated code uses.
+    features: Vec<&'static str>,
 }
 
 fn lit_str(s: &str) -> Literal {
@@ -110,8 +112,11 @@ pub(crate) struct GenError {
     pub message: String,
 }
 
-/// Generates `main.rs` for the plan.
-pub(crate) fn generate_main(plan: &Plan, file: &SourceFile) -> Result<String, GenError> {
+/// Generates `main.rs` for the plan, and the runtime features it needs.
+pub(crate) fn generate_main(
+    plan: &Plan,
+    file: &SourceFile,
+) -> Result<(String, Vec<&'static str>), GenError> {
     let mut consumers = vec![Vec::new(); plan.nodes.len()];
     for (i, node) in plan.nodes.iter().enumerate() {
         for (k, input) in node.kind.inputs().iter().enumerate() {
@@ -137,6 +142,7 @@ pub(crate) fn generate_main(plan: &Plan, file: &SourceFile) -> Result<String, Ge
         consumers,
         statics: Statics::new(),
         fs_tables,
+        features: Vec::new(),
     };
     let tokens = gen.program().map_err(|message| GenError {
         node: gen.current,
@@ -151,7 +157,7 @@ pub(crate) fn generate_main(plan: &Plan, file: &SourceFile) -> Result<String, Ge
         env!("CARGO_PKG_VERSION"),
         file.name
     );
-    Ok(header + &prettyplease::unparse(&syntax))
+    Ok((header + &prettyplease::unparse(&syntax), gen.features))
 }
 
 impl Gen<'_> {
@@ -178,6 +184,7 @@ impl Gen<'_> {
             .collect::<GenResult<Vec<_>>>()?;
         let run = self.run_fn(&tasks)?;
         let tables = self.tables_decl();
+        self.features = self.statics.features();
         let statics = std::mem::take(&mut self.statics).into_items();
         Ok(quote! {
             #![allow(clippy::all, unused_parens, unused_variables, unused_mut, non_snake_case, dead_code)]

@@ -82,13 +82,15 @@ impl Fnv {
 
 /// The runtime's manifest without workspace inheritance.
 fn runtime_manifest() -> String {
-    let deps = embedded::RUNTIME_MANIFEST
-        .split_once("[dependencies]")
-        .map_or("", |(_, rest)| rest);
+    // Every section after [package] ([features], [dependencies]) as written.
+    let rest = embedded::RUNTIME_MANIFEST
+        .split_once("[package]")
+        .and_then(|(_, after)| after.find("\n[").map(|i| &after[i + 1..]))
+        .unwrap_or("");
     format!(
-        "[package]\nname = \"stmtc-runtime\"\nversion = \"{}\"\nedition = \"2021\"\npublish = false\ndescription = \"The operator library of stmtc job binaries\"\n\n[dependencies]{}",
+        "[package]\nname = \"stmtc-runtime\"\nversion = \"{}\"\nedition = \"2021\"\npublish = false\ndescription = \"The operator library of stmtc job binaries\"\n\n{}",
         env!("CARGO_PKG_VERSION"),
-        deps.trim_end().to_string() + "\n"
+        rest.trim_end().to_string() + "\n"
     )
 }
 
@@ -123,7 +125,7 @@ pub(crate) fn generate_crate(
     plan_text: &str,
     plan_json: &str,
 ) -> Result<CrateFiles, GenError> {
-    let main_rs = super::generate_main(plan, file)?;
+    let (main_rs, features) = super::generate_main(plan, file)?;
     let runtime_path = match runtime {
         RuntimeSource::Vendored => "runtime".to_string(),
         RuntimeSource::Path(p) => p.clone(),
@@ -133,6 +135,7 @@ pub(crate) fn generate_crate(
     ctx.insert("source", &file.name);
     ctx.insert("stmtc_version", env!("CARGO_PKG_VERSION"));
     ctx.insert("runtime_path", &runtime_path);
+    ctx.insert("features", &features);
     ctx.insert("tables", &table_infos(plan));
     let render = |name: &str, template: &str| {
         tera::Tera::one_off(template, &ctx, false).map_err(|e| GenError {

@@ -5,5 +5,7 @@
 pub mod cast;
 pub mod like;
 pub mod math;
+#[cfg(feature = "regex")]
+pub mod regex;
 pub mod string;
 pub mod temporal;

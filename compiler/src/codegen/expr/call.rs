@@ -11,6 +11,57 @@ use crate::ir::{BinaryOp, Expr, ExprKind, Literal, TimeUnit};
 use crate::types::{DataType, TypeKind};
 
 impl Gen<'_> {
+    /// REGEXP, REGEXP_REPLACE, REGEXP_EXTRACT: a literal pattern is compiled
+    /// once (a static); NULL in any argument gives NULL, as in Flink.
+    fn regex_call(&mut self, f: F, args: &[Expr]) -> GenResult {
+        self.statics.need_feature("regex");
+        let pattern = args
+            .get(1)
+            .ok_or_else(|| unsupported(format!("{} without a pattern", f.name())))?;
+        let compiled = match super::literal_string(pattern) {
+            Some(p) => {
+                let name = self.statics.lazy(
+                    "REGEX",
+                    quote!(Result<rt::func::regex::Regex, String>),
+                    quote!(rt::func::regex::Regex::new(#p)),
+                );
+                Some(quote!(#name.as_ref().map_err(|e| rt::Error::new(e.clone()))?))
+            }
+            None => None,
+        };
+        let mut values = vec![self.expr(&args[0])?];
+        if compiled.is_none() {
+            values.push(self.expr(pattern)?);
+        }
+        for a in &args[2..] {
+            values.push(self.expr(a)?);
+        }
+        let per_row = compiled.is_none();
+        Ok(self.strict(values, |v| {
+            let s = &v[0];
+            let (re, rest) = if per_row {
+                let p = &v[1];
+                (
+                    quote!((&rt::func::regex::Regex::new(&#p).map_err(rt::Error::new)?)),
+                    &v[2..],
+                )
+            } else {
+                (compiled.clone().unwrap_or_default(), &v[1..])
+            };
+            match f {
+                F::RegexpReplace => {
+                    let r = &rest[0];
+                    quote!(Some(#re.replace_all(&#s, &#r)?))
+                }
+                F::RegexpExtract => match rest.first() {
+                    Some(i) => quote!(#re.extract(&#s, usize::try_from(#i).unwrap_or(usize::MAX))?),
+                    None => quote!(#re.extract(&#s, 0)?),
+                },
+                _ => quote!(Some(#re.is_match(&#s))),
+            }
+        }))
+    }
+
     pub(super) fn call(&mut self, f: F, args: &[Expr], ty: &DataType) -> GenResult {
         let what = || {
             let types: Vec<String> = args.iter().map(|a| a.ty.kind.to_string()).collect();
@@ -388,12 +439,10 @@ impl Gen<'_> {
                 let value = self.expr(&args[0])?;
                 self.extract(unit, value, &args[0].ty)
             }
-            // No regular expressions, hashes, randomness or UUIDs in the
-            // runtime yet; the rest read the session time zone.
-            F::RegexpReplace
-            | F::RegexpExtract
-            | F::Regexp
-            | F::Md5
+            F::RegexpReplace | F::RegexpExtract | F::Regexp => self.regex_call(f, args),
+            // No hashes, randomness or UUIDs in the runtime yet; the rest
+            // read the session time zone.
+            F::Md5
             | F::Sha256
             | F::Uuid
             | F::IsDecimal

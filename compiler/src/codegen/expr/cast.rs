@@ -108,6 +108,15 @@ fn conversion(v: &Ident, from: TypeKind, to: TypeKind) -> Option<Conversion> {
         (f, t) if f.is_string() && t.is_string() => Total(quote!(#v)),
         (f, t) if f.is_binary() && t.is_binary() => Total(quote!(#v)),
         (K::Time(_), K::Time(_)) => Total(quote!(#v)),
+        // The session time zone is UTC (the binder refuses any other
+        // 'table.local-time-zone'), so a local timestamp and an instant share
+        // their representation, and LTZ converts to and from text as
+        // TIMESTAMP does.
+        (K::Timestamp(p), K::TimestampLtz(q)) | (K::TimestampLtz(p), K::Timestamp(q)) => {
+            return conversion(v, K::Timestamp(p), K::Timestamp(q));
+        }
+        (K::TimestampLtz(p), t) if t.is_string() => return conversion(v, K::Timestamp(p), t),
+        (f, K::TimestampLtz(q)) if f.is_string() => return conversion(v, f, K::Timestamp(q)),
         (K::Timestamp(p), K::Timestamp(q)) | (K::TimestampLtz(p), K::TimestampLtz(q)) => {
             if q >= p {
                 Total(quote!(#v))
