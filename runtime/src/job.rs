@@ -193,6 +193,9 @@ fn single_char(value: &str) -> std::result::Result<u8, String> {
 /// Everything a running job needs besides its generated code.
 pub struct Context {
     pub threads: usize,
+    /// Smallest byte range a file is split into for parallel reading
+    /// (`STMTC_MIN_SPLIT_BYTES`, for tests that force many splits).
+    pub min_split: u64,
     pub quiet: bool,
     options: Vec<BTreeMap<String, String>>,
     names: Vec<&'static str>,
@@ -228,6 +231,11 @@ impl Context {
             threads: args
                 .threads
                 .unwrap_or_else(crate::ops::parallel::default_threads),
+            min_split: std::env::var("STMTC_MIN_SPLIT_BYTES")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .filter(|&n: &u64| n > 0)
+                .unwrap_or(crate::source::files::MIN_SPLIT),
             quiet: args.quiet,
             options,
             names: tables.iter().map(|t| t.name).collect(),

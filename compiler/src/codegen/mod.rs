@@ -919,6 +919,7 @@ impl Gen<'_> {
         let mut inits = Vec::new();
         let mut built_fields = Vec::new();
         let mut accs = Vec::new();
+        let mut absorbs = Vec::new();
         for (i, node) in plan.nodes.iter().enumerate() {
             let n = NodeId(i as u32);
             match &node.kind {
@@ -934,7 +935,8 @@ impl Gen<'_> {
                                 .iter()
                                 .position(|x| x == table)
                                 .expect("fs sink has a slot");
-                            let file = plan.sinks.iter().position(|s| *s == n).unwrap_or(0);
+                            let ordinal = plan.sinks.iter().position(|s| *s == n).unwrap_or(0);
+                            let sinks = plan.sinks.len();
                             let columns: Vec<Literal> = t
                                 .physical_columns()
                                 .map(|(_, c)| lit_str(&c.name))
@@ -950,15 +952,18 @@ impl Gen<'_> {
                                 ),
                             };
                             fields.push(quote!(#d #w: rt::sink::commit::PartWriter<#ty>));
-                            inits.push(quote!(#w: staging.part_writer(#slot, 0, #file, #make)));
+                            inits.push(quote!(#w: staging.part_writer(#slot, thread, pipeline * #sinks + #ordinal, #make)));
+                            absorbs.push(quote!(ctx.sink_counter(#ti).add(o.#w.finish()?);));
                         }
                         ConnectorKind::Print => {
                             fields.push(quote!(#d #w: rt::sink::print::PrintSink));
                             inits.push(quote!(#w: ctx.print_sink(#ti)));
+                            absorbs.push(quote!(ctx.sink_counter(#ti).add(o.#w.finish()?);));
                         }
                         ConnectorKind::Blackhole => {
                             fields.push(quote!(#d #w: u64));
                             inits.push(quote!(#w: 0));
+                            absorbs.push(quote!(self.#w += o.#w;));
                         }
                         ConnectorKind::Datagen => {
                             return Err("datagen tables cannot be written".to_string())
@@ -976,11 +981,13 @@ impl Gen<'_> {
                     let key = self.key_type(input_schema, group);
                     let mut acc_fields = Vec::new();
                     let mut acc_inits = Vec::new();
+                    let mut acc_merges = Vec::new();
                     for (j, call) in aggregates.iter().enumerate() {
                         let x = format_ident!("x{}", j);
                         let (ty, init) = self.accumulator(call, input_schema)?;
                         acc_fields.push(quote!(#x: #ty));
                         acc_inits.push(quote!(#x: #init));
+                        acc_merges.push(quote!(self.#x.merge(o.#x);));
                     }
                     let d = doc(&format!("Accumulators of {}", self.descriptions[i]));
                     accs.push(quote! {
@@ -988,16 +995,19 @@ impl Gen<'_> {
                         struct #acc { #(#acc_fields),* }
                         impl #acc {
                             fn new() -> Self { #acc { #(#acc_inits),* } }
+                            fn merge(&mut self, o: Self) { #(#acc_merges)* }
                         }
                     });
                     fields.push(quote!(#a: rt::ops::aggregate::HashAggregate<#key, #acc>));
                     inits.push(quote!(#a: Default::default()));
+                    absorbs.push(quote!(self.#a.merge(o.#a, |a, p| a.merge(p));));
                 }
                 NodeKind::Sort { input, .. } => {
                     let s = format_ident!("s{}", n.0);
                     let r = row_ident(*input);
                     fields.push(quote!(#s: Vec<#r>));
                     inits.push(quote!(#s: Vec::new()));
+                    absorbs.push(quote!(self.#s.extend(o.#s);));
                 }
                 NodeKind::Join {
                     kind,
@@ -1012,10 +1022,12 @@ impl Gen<'_> {
                     let r = row_ident(*right);
                     fields.push(quote!(#j: rt::ops::join::JoinTable<#key, #r>));
                     inits.push(quote!(#j: Default::default()));
+                    absorbs.push(quote!(self.#j.merge(o.#j);));
                     built_fields.push(quote!(#j: rt::ops::join::JoinTable<#key, #r>));
                     if matches!(kind, JoinKind::Right | JoinKind::Full) {
                         fields.push(quote!(#m: rt::ops::join::MatchedRows));
-                        inits.push(quote!(#m: rt::ops::join::MatchedRows::new(0)));
+                        inits.push(quote!(#m: rt::ops::join::MatchedRows::new(b.#j.len())));
+                        absorbs.push(quote!(self.#m.merge(&o.#m);));
                     }
                 }
                 _ => {}
@@ -1026,8 +1038,16 @@ impl Gen<'_> {
             struct State { #(#fields),* }
 
             impl State {
-                fn new(ctx: &rt::job::Context, staging: &rt::sink::commit::Job) -> rt::Result<State> {
+                #[doc = " The state of one thread of pipeline `pipeline` (it names the part files)."]
+                fn new(ctx: &rt::job::Context, staging: &rt::sink::commit::Job, b: &Built, thread: usize, pipeline: usize) -> rt::Result<State> {
                     Ok(State { #(#inits),* })
+                }
+
+                #[doc = " Folds the state of a finished thread into this one: partial"]
+                #[doc = " aggregates, sort buffers and build tables merge; its part files close."]
+                fn absorb(&mut self, ctx: &rt::job::Context, o: State) -> rt::Result<()> {
+                    #(#absorbs)*
+                    Ok(())
                 }
             }
 
@@ -1189,7 +1209,8 @@ impl Gen<'_> {
         };
         Ok(quote! {
             #d
-            fn #name(ctx: &rt::job::Context, st: &mut State, b: &Built) -> rt::Result<()> {
+            fn #name(ctx: &rt::job::Context, st: &mut State, b: &Built, staging: &rt::sink::commit::Job) -> rt::Result<()> {
+                const PIPELINE: usize = #index;
                 #body
                 Ok(())
             }
@@ -1280,9 +1301,16 @@ impl Gen<'_> {
                     let files = rt::source::files::list_files(&ctx.path(#ti))?;
                     let opts = #opts;
                     let info = ctx.source_info(#ti, &[#(#names),*]);
-                    let splits = rt::source::files::plan_splits(&files, 1, #boundary)?;
+                    // Byte ranges cut at record boundaries, read by all threads;
+                    // each thread has its own operator state, folded in afterwards.
+                    let splits = rt::source::files::plan_splits_with_min(&files, ctx.threads, #boundary, ctx.min_split)?;
                     let counter = ctx.source_counter(#source);
-                    for split in &splits {
+                    let states = rt::ops::parallel::for_each_parallel(
+                        &splits,
+                        ctx.threads,
+                        |thread| State::new(ctx, staging, b, thread, PIPELINE),
+                        |st, _, split| {
+                        let st = st.as_mut().map_err(|e| rt::Error::new(e.message().to_string()))?;
                         let mut reader = #reader::open(split, opts.clone(), info.clone())?;
                         let mut rows = 0u64;
                         let mut last = 0u64;
@@ -1299,6 +1327,10 @@ impl Gen<'_> {
                         }
                         counter.add(reader.bytes_read() - last, rows % 65536);
                         counter.add_skipped(reader.skipped);
+                        Ok(())
+                    })?;
+                    for thread_state in states {
+                        st.absorb(ctx, thread_state?)?;
                     }
                 })
             }
@@ -1315,13 +1347,26 @@ impl Gen<'_> {
                 Ok(quote! {
                     let gen = ctx.datagen(#ti, &[#(#names),*])?;
                     let counter = ctx.source_counter(#source);
-                    for i in 0..gen.rows() {
-                        let r = gen.row(i);
-                        let row = #out_row { #(#fields),* };
-                        #check
-                        #emit
-                    }
+                    let ranges = gen.ranges(ctx.threads);
+                    let states = rt::ops::parallel::for_each_parallel(
+                        &ranges,
+                        ctx.threads,
+                        |thread| State::new(ctx, staging, b, thread, PIPELINE),
+                        |st, _, range| {
+                            let st = st.as_mut().map_err(|e| rt::Error::new(e.message().to_string()))?;
+                            for i in range.clone() {
+                                let r = gen.row(i);
+                                let row = #out_row { #(#fields),* };
+                                #check
+                                #emit
+                            }
+                            Ok(())
+                        },
+                    )?;
                     counter.add(0, gen.rows());
+                    for thread_state in states {
+                        st.absorb(ctx, thread_state?)?;
+                    }
                 })
             }
             other => Err(format!("the {} connector cannot be read", other.name())),
@@ -1340,6 +1385,7 @@ impl Gen<'_> {
             };
             quote!(rt::sink::commit::SinkTarget { path: ctx.path(#ti), mode: #mode })
         });
+        let main_pipeline = tasks.len();
         // After the last task feeding a join's build side, the table moves to `Built`.
         let reach: Vec<BTreeSet<(NodeId, usize)>> =
             tasks.iter().map(|t| self.reached_edges(*t)).collect();
@@ -1373,7 +1419,7 @@ impl Gen<'_> {
         }
         for (i, r) in reach.iter().enumerate() {
             let name = format_ident!("task_{}", i);
-            steps.push(quote!(#name(ctx, &mut st, &b)?;));
+            steps.push(quote!(#name(ctx, &mut st, &b, &staging)?;));
             for &(n, kind) in &joins {
                 let last_builder = reach.iter().rposition(|r| r.contains(&(n, 1)));
                 if last_builder == Some(i) && r.contains(&(n, 1)) {
@@ -1398,7 +1444,9 @@ impl Gen<'_> {
             fn run(ctx: &mut rt::job::Context) -> rt::Result<()> {
                 let staging = rt::sink::commit::Job::begin(&[#(#targets),*])?;
                 let result = (|| -> rt::Result<()> {
-                    let mut st = State::new(ctx, &staging)?;
+                    // The state of single-threaded pipelines (breaker outputs), and
+                    // where the threads' states are folded.
+                    let mut st = State::new(ctx, &staging, &Built::default(), 0, #main_pipeline)?;
                     let mut b = Built::default();
                     #(#steps)*
                     #(#finishes)*
