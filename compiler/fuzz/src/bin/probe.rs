@@ -35,6 +35,8 @@ fn main() {
                 .map(|d| format!("{}..{}: {}", d.span.start, d.span.end, d.message))
                 .unwrap_or_default();
             print!("{len} bytes; check {check:?} ({} diags) {}", checked.diagnostics.len(), first.chars().take(160).collect::<String>());
+            use std::io::Write as _;
+            let _ = std::io::stdout().flush();
             if !checked.has_errors() {
                 let options = stmtc::ExplainOptions {
                     format: stmtc::ExplainFormat::Text,
