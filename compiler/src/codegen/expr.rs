@@ -6,7 +6,9 @@
 //! - [`expr`] returns tokens evaluating to `Option<value_type(e.ty)>`; they
 //!   may use `?` on `rt::Result` (they run inside a function returning
 //!   `rt::Result<_>`), refer to the runtime as `rt`, and read input column `i`
-//!   through `column(i)`, an owned `Option<value_type(..)>` expression;
+//!   through `column(i)`, a place expression of type `Option<value_type(..)>`
+//!   (`row.c3`): the generator clones it where it needs an owned value and
+//!   borrows it where it can;
 //! - values computed once per job (compiled LIKE patterns, date patterns, the
 //!   query start time) go into [`Statics`], which the caller emits at module level.
 //!
@@ -172,7 +174,10 @@ impl Gen<'_> {
 
     fn expr(&mut self, e: &Expr) -> GenResult {
         match &e.kind {
-            ExprKind::Column(i) => Ok((self.column)(*i)),
+            ExprKind::Column(i) => {
+                let place = (self.column)(*i);
+                Ok(quote!(#place.clone()))
+            }
             ExprKind::Literal(lit) => literal(lit, &e.ty),
             ExprKind::Unary { op, operand } => self.unary(*op, operand, &e.ty),
             ExprKind::Binary { op, left, right } => self.binary(*op, left, right, &e.ty),
@@ -241,6 +246,23 @@ impl Gen<'_> {
         })
     }
 
+    /// `Option<&str>` tokens for a string column (borrowed from the row) or a
+    /// string literal; `None` for anything that must be computed.
+    fn borrowed_str(&self, e: &Expr) -> Option<TokenStream> {
+        match &e.kind {
+            ExprKind::Column(i) => {
+                let place = (self.column)(*i);
+                Some(quote!(#place.as_deref()))
+            }
+            ExprKind::Literal(Literal::String(s)) => Some(quote!(Some(#s))),
+            ExprKind::Cast { operand, .. } if e.ty.is_string() && operand.ty.is_string() => {
+                // CHAR(n) -> STRING of a literal keeps its text.
+                literal_string(e).map(|s| quote!(Some(#s)))
+            }
+            _ => None,
+        }
+    }
+
     fn binary(&mut self, op: BinaryOp, left: &Expr, right: &Expr, ty: &DataType) -> GenResult {
         match op {
             BinaryOp::And | BinaryOp::Or => {
@@ -259,6 +281,27 @@ impl Gen<'_> {
                         if #v == Some(true) { Some(true) } else { rt::value::logic::or(#v, #r) }
                     }}
                 })
+            }
+            op if op.is_comparison()
+                && !matches!(op, BinaryOp::IsDistinctFrom | BinaryOp::IsNotDistinctFrom)
+                && left.ty.is_string()
+                && right.ty.is_string()
+                && self.borrowed_str(left).is_some()
+                && self.borrowed_str(right).is_some() =>
+            {
+                // A string column against a literal or another column: compare
+                // borrowed `&str`s, no copy and no allocation per row.
+                let (l, r) = (self.borrowed_str(left), self.borrowed_str(right));
+                let (a, b) = (self.local(), self.local());
+                let test = match op {
+                    BinaryOp::Eq => quote!(#a == #b),
+                    BinaryOp::NotEq => quote!(#a != #b),
+                    BinaryOp::Lt => quote!(#a < #b),
+                    BinaryOp::LtEq => quote!(#a <= #b),
+                    BinaryOp::Gt => quote!(#a > #b),
+                    _ => quote!(#a >= #b),
+                };
+                Ok(quote!(match (#l, #r) { (Some(#a), Some(#b)) => Some(#test), _ => None }))
             }
             op if op.is_comparison() => {
                 let l = self.expr(left)?;

@@ -402,7 +402,7 @@ impl Gen<'_> {
             } => {
                 let column = |i: usize| {
                     let c = col_ident(i);
-                    quote!(row.#c.clone())
+                    quote!(row.#c)
                 };
                 let check = match filter {
                     Some(f) => {
@@ -560,7 +560,7 @@ impl Gen<'_> {
                 let x = format_ident!("x{}", j);
                 let arg = |k: usize| {
                     let c = col_ident(call.args[k]);
-                    quote!(row.#c.clone())
+                    quote!(row.#c)
                 };
                 let update = if call.distinct {
                     let v = match call.args.first() {
@@ -872,7 +872,7 @@ impl Gen<'_> {
         let null_row = joined(&|_| quote!(None));
         let column = |i: usize| {
             let c = col_ident(i);
-            quote!(out.#c.clone())
+            quote!(out.#c)
         };
         let check = match residual {
             Some(r) => {
@@ -1260,7 +1260,7 @@ impl Gen<'_> {
         let emit = self.emit(n, quote!(row));
         let column = |i: usize| {
             let c = col_ident(i);
-            quote!(row.#c.clone())
+            quote!(row.#c)
         };
         let check = match filter {
             Some(f) => {

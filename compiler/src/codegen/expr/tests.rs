@@ -94,7 +94,7 @@ fn generated_code_reads_well() {
         "a + 1",
         r#"
 fn f() {
-    let _ = match (row.0, Some(1i32)) {
+    let _ = match (row.0.clone(), Some(1i32)) {
         (Some(v0), Some(v1)) => Some(v0.wrapping_add(v1)),
         _ => None,
     };
@@ -104,7 +104,7 @@ fn f() {
         "s LIKE 'a%'",
         r#"
 fn f() {
-    let _ = match row.4 {
+    let _ = match row.4.clone() {
         Some(v0) => {
             Some(LIKE_0.as_ref().map_err(|e| rt::Error::new(e.clone()))?.matches(&v0))
         }
@@ -119,7 +119,7 @@ rt::func::like::Like::new("a%", None));"#,
         r#"
 fn f() {
     let _ = {
-        let v0 = row.0;
+        let v0 = row.0.clone();
         match v0 {
             Some(1i32 | 2i32 | 3i32) => Some(true),
             Some(_) => Some(false),
@@ -133,7 +133,7 @@ fn f() {
         r#"
 fn f() {
     let _ = if rt::value::logic::is_true(
-        match (row.0, Some(0i32)) {
+        match (row.0.clone(), Some(0i32)) {
             (Some(v0), Some(v1)) => Some(v0 > v1),
             _ => None,
         },
