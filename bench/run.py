@@ -186,10 +186,11 @@ def setup_stmtc(args, notes):
         binary = os.path.join(crate, "target", "release", name)
         if not os.access(binary, os.X_OK):
             return None, f"no binary at {binary}"
-        return engine([binary] + extra, "stmtc: `stmtc compile` + `cargo build --release`, the job binary"), "compiled"
+        return (engine([binary] + extra, "the job binary from `stmtc compile job.sql` + `cargo build --release`"),
+                "job binary from `stmtc compile` + `cargo build --release`")
     if "run" in cmds:
         # The first (warm-up) run compiles and builds; timed runs hit the cache.
-        return engine([stmtc, "run", "job.sql"] + extra, "stmtc: `stmtc run bench/job.sql` (cached build)"), "stmtc run"
+        return engine([stmtc, "run", "job.sql"] + extra, "`stmtc run job.sql` (cached build)"), "`stmtc run job.sql`"
     return None, "not available yet (no `stmtc compile`/`stmtc run` in this checkout)"
 
 
@@ -303,6 +304,18 @@ def machine_lines():
             f"- peers: {vers}; {rustc}"]
 
 
+def git_state():
+    """The checkout stmtc was built from (read-only git queries)."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "compiler", "runtime"],
+                               cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        return f" (checkout {head}{' + uncommitted changes in compiler/ or runtime/' if dirty else ''})"
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
 def fmt_ratio(x):
     return f"{x:.2f}×" if x < 10 else f"{x:.1f}×"
 
@@ -312,7 +325,7 @@ def size_table(engines, results, failed, label, rows, mb, base):
     base_name = base.name if base else None
     base_med = statistics.median([w for w, _ in results[base_name]]) if base and results.get(base_name) else None
     base_rss = max(r for _, r in results[base_name]) if base_med else None
-    col = f"vs {base_name}" if base_name else "ratio"
+    col = f"÷ {base_name}" if base_name else "ratio"
     lines.append(f"| engine | reads of orders.csv | median wall s | min–max s | peak RSS MB | "
                  f"M rows/s | wall {col} | RSS {col} |")
     lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -369,7 +382,8 @@ def main():
                f"{time.strftime('%Y-%m-%d %H:%M %Z')}")
     out.append("")
     out += machine_lines()
-    out.append(f"- stmtc: {'**not available yet**: ' if not stmtc else ''}{stmtc_status}")
+    out.append(f"- stmtc: {'**not available yet**: ' if not stmtc else ''}{stmtc_status}"
+               f"{git_state() if stmtc and not args.stmtc_bin else ''}")
     for n in notes:
         out.append(f"- {n}")
     out.append("")

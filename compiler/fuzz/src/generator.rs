@@ -259,10 +259,10 @@ fn random_ty(rng: &mut Rng) -> Ty {
 }
 
 /// A type name as written in DDL, sometimes malformed or out of range.
-fn type_text(rng: &mut Rng, ty: Ty) -> String {
-    if !rng.chance(4) {
+fn type_text(rng: &mut Rng, ty: Ty, wild: bool, ddl: bool) -> String {
+    if !wild {
         let mut t = ty.sql();
-        if rng.chance(10) {
+        if ddl && rng.chance(10) {
             t.push_str(" NOT NULL");
         }
         return t;
@@ -407,7 +407,13 @@ impl Gen<'_> {
 
     fn literal(&mut self, class: Class) -> String {
         match class {
-            Class::Bool => self.rng.pick(&["TRUE", "FALSE", "UNKNOWN", "CAST(NULL AS BOOLEAN)"]).to_string(),
+            Class::Bool => {
+                if self.wild() {
+                    self.rng.pick(&["UNKNOWN", "NULL", "CAST(NULL AS BOOLEAN)", "1"]).to_string()
+                } else {
+                    self.rng.pick(&["TRUE", "FALSE", "CAST(NULL AS BOOLEAN)"]).to_string()
+                }
+            }
             Class::Int => self.int_literal(),
             Class::Num => match self.rng.below(4) {
                 0 => format!("{}.{}", self.rng.small(1000), self.rng.small(99)),
@@ -525,15 +531,19 @@ impl Gen<'_> {
             Class::Int => match self.rng.below(12) {
                 0..=2 => {
                     let op = *self.rng.pick(&["+", "-", "*", "/", "%"]);
-                    format!("{} {op} {}", self.expr(scope, Class::Int, d), self.expr(scope, Class::Int, d))
+                    let (a, mut b) = (self.expr(scope, Class::Int, d), self.expr(scope, Class::Int, d));
+                    if matches!(b.as_str(), "0" | "-0") && !self.wild() {
+                        b = "7".into();
+                    }
+                    format!("{a} {op} {b}")
                 }
                 3 => format!("({})", self.expr(scope, Class::Int, d)),
-                4 => format!("-{}", self.expr(scope, Class::Int, d)),
+                4 => format!("- {}", self.expr(scope, Class::Int, d)),
                 5 => format!("CHAR_LENGTH({})", self.expr(scope, Class::Str, d)),
                 6 => format!("EXTRACT({} FROM {})", self.rng.pick(&["YEAR", "MONTH", "DAY", "HOUR"]), self.expr(scope, Class::Ts, d)),
                 7 => self.cast(scope, Class::Int, d),
                 8 => format!("ABS({})", self.expr(scope, Class::Int, d)),
-                9 => format!("MOD({}, {})", self.expr(scope, Class::Int, d), self.expr(scope, Class::Int, d)),
+                9 => format!("MOD({}, {})", self.expr(scope, Class::Int, d), self.rng.range(1, 9)),
                 10 => self.case_expr(scope, Class::Int, d),
                 _ => self.agg_or(scope, Class::Int, d),
             },
@@ -541,7 +551,11 @@ impl Gen<'_> {
                 0..=2 => {
                     let op = *self.rng.pick(&["+", "-", "*", "/"]);
                     let (a, b) = (*self.rng.pick(&[Class::Int, Class::Num]), *self.rng.pick(&[Class::Int, Class::Num]));
-                    format!("{} {op} {}", self.expr(scope, a, d), self.expr(scope, b, d))
+                    let (a, mut b) = (self.expr(scope, a, d), self.expr(scope, b, d));
+                    if b.trim_start_matches('-').trim_matches(|c| c == '0' || c == '.').is_empty() && !self.wild() {
+                        b = "7".into();
+                    }
+                    format!("{a} {op} {b}")
                 }
                 3 => self.cast(scope, Class::Num, d),
                 4 => format!("ROUND({}, {})", self.expr(scope, Class::Num, d), self.rng.small(5)),
@@ -614,7 +628,8 @@ impl Gen<'_> {
             }
         };
         let f = if self.rng.chance(20) { "TRY_CAST" } else { "CAST" };
-        let tt = type_text(self.rng, target);
+        let w = self.wild();
+        let tt = type_text(self.rng, target, w, false);
         format!("{f}({} AS {tt})", self.expr(scope, from, d))
     }
 
@@ -673,7 +688,7 @@ impl Gen<'_> {
             13 => format!("{} FILTER (WHERE {})", self.rng.pick(&["COUNT(*)", "SUM(1)"]), self.expr(scope, Class::Bool, d)),
             14 => {
                 let t = random_ty(self.rng);
-                format!("{}::{}", self.expr(scope, c, d), type_text(self.rng, t))
+                format!("{}::{}", self.expr(scope, c, d), type_text(self.rng, t, true, false))
             }
             15 => format!("{} / 0", self.expr(scope, Class::Int, d)),
             16 => format!("{} COLLATE x", self.expr(scope, Class::Str, d)),
@@ -699,7 +714,7 @@ impl Gen<'_> {
             20 => format!("POSITION({} IN {})", self.expr(scope, Class::Str, d), self.expr(scope, Class::Str, d)),
             _ => {
                 let t = random_ty(self.rng);
-                format!("CAST({} AS {})", self.expr(scope, c, d), type_text(self.rng, t))
+                format!("CAST({} AS {})", self.expr(scope, c, d), type_text(self.rng, t, true, false))
             }
         }
     }
@@ -733,7 +748,8 @@ impl Gen<'_> {
         let mut cols: Vec<String> = Vec::new();
         for c in &rel.columns {
             let n = self.ident(&c.name.clone());
-            cols.push(format!("  {n} {}", type_text(self.rng, c.ty)));
+            let w = self.wild();
+            cols.push(format!("  {n} {}", type_text(self.rng, c.ty, w, true)));
         }
         // computed column
         if self.rng.chance(30) {
@@ -805,7 +821,8 @@ impl Gen<'_> {
             .iter()
             .map(|c| {
                 let cn = self.ident(&c.name.clone());
-                format!("  {cn} {}", type_text(self.rng, c.ty))
+                let w = self.wild();
+                format!("  {cn} {}", type_text(self.rng, c.ty, w, true))
             })
             .collect();
         let opts: Vec<(String, String)> = match self.rng.below(4) {
@@ -838,9 +855,17 @@ impl Gen<'_> {
         let mut scope: Vec<(Option<String>, Column)> = a.columns.iter().map(|c| (Some(qual_a.to_string()), c.clone())).collect();
         match self.rng.below(10) {
             0 | 1 if rels.len() > 1 || self.wild() => {
-                let b = &rels[self.rng.below(rels.len())];
+                let mut b = &rels[self.rng.below(rels.len())];
+                if std::ptr::eq(a, b) && !self.wild() {
+                    b = rels.iter().find(|r| !std::ptr::eq(*r, a)).unwrap_or(b);
+                }
                 let qual_b = "r";
-                let kind = *self.rng.pick(&["JOIN", "INNER JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL OUTER JOIN", "LEFT OUTER JOIN", "CROSS JOIN", "JOIN LATERAL"]);
+                let kinds: &[&str] = if self.chaos > 0 {
+                    &["JOIN", "INNER JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL OUTER JOIN", "LEFT OUTER JOIN", "CROSS JOIN", "JOIN LATERAL", "NATURAL JOIN"]
+                } else {
+                    &["JOIN", "INNER JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL OUTER JOIN", "LEFT OUTER JOIN", "CROSS JOIN"]
+                };
+                let kind = *self.rng.pick(kinds);
                 let bname = self.ident(&b.name.clone());
                 let on = if kind == "CROSS JOIN" {
                     String::new()
@@ -875,9 +900,9 @@ impl Gen<'_> {
                 let scope = cols.into_iter().map(|c| (Some("sq".to_string()), c)).collect();
                 (format!("({q}) AS sq"), scope)
             }
-            3 => {
+            3 if self.chaos > 0 || a.columns.iter().any(|c| matches!(c.ty, Ty::Timestamp(p) | Ty::TimestampLtz(p) if p <= 3)) => {
                 // a window TVF
-                let ts = a.columns.iter().find(|c| c.ty.class() == Class::Ts);
+                let ts = a.columns.iter().find(|c| matches!(c.ty, Ty::Timestamp(p) | Ty::TimestampLtz(p) if p <= 3));
                 let col = match ts {
                     Some(c) => self.ident(&c.name.clone()),
                     None => self.ident(&a.columns.first().map(|c| c.name.clone()).unwrap_or_default()),
@@ -946,12 +971,14 @@ impl Gen<'_> {
                 let class = *self.rng.pick(CLASSES);
                 let e = self.expr(&sc, class, 0);
                 let name = self.fresh("c");
-                if self.rng.chance(80) {
+                if self.chaos == 0 || self.rng.chance(80) {
                     items.push(format!("{e} AS {}", self.ident(&name)));
+                    out_cols.push(Column { name, ty: class_ty(class) });
                 } else {
+                    let i = out_cols.len();
                     items.push(e);
+                    out_cols.push(Column { name: format!("EXPR${i}"), ty: class_ty(class) });
                 }
-                out_cols.push(Column { name, ty: class_ty(class) });
             }
         }
         let distinct = if self.rng.chance(10) { "DISTINCT " } else { "" };
@@ -973,7 +1000,8 @@ impl Gen<'_> {
             q = format!("{q} UNION ALL {q}");
         }
         if self.rng.chance(10) {
-            let _ = write!(q, " ORDER BY 1{} LIMIT {}", if self.rng.chance(50) { " DESC" } else { "" }, self.int_literal());
+            let limit = if self.wild() { self.int_literal() } else { self.rng.small(100).to_string() };
+            let _ = write!(q, " ORDER BY 1{} LIMIT {limit}", if self.rng.chance(50) { " DESC" } else { "" });
         }
         (q, out_cols)
     }
@@ -1063,7 +1091,7 @@ pub fn job(rng: &mut Rng, chaos: u32) -> String {
         } else {
             q
         };
-        let verb = if g.rng.chance(15) { "INSERT OVERWRITE" } else { "INSERT INTO" };
+        let verb = if g.wild() { "INSERT OVERWRITE" } else { "INSERT INTO" };
         let collist = if g.rng.chance(10) {
             let names: Vec<String> = sink_cols.iter().map(|c| c.name.clone()).collect();
             format!(" ({})", names.join(", "))

@@ -12,6 +12,7 @@ mod constant_folding;
 mod identity_calc;
 mod merge_calcs;
 mod predicate_pushdown;
+mod projection_into_aggregate;
 mod projection_pruning;
 mod subexpression_reuse;
 
@@ -36,6 +37,10 @@ pub(crate) const PASSES: &[Pass] = &[
     Pass {
         name: "projection_pruning",
         run: projection_pruning::run,
+    },
+    Pass {
+        name: "projection_into_aggregate",
+        run: projection_into_aggregate::run,
     },
     Pass {
         name: "identity_calc",

@@ -135,17 +135,22 @@ impl CsvFormat {
         }
     }
 
+    /// Jackson's rule, in one pass: quote text longer than 24 UTF-16 units,
+    /// or holding a char below `min_safe`, the quote char, or the escape char
+    /// (the backslash when there is none).
+    #[inline]
     fn needs_quotes(&self, s: &[u8]) -> bool {
         let Some(q) = self.quote else { return false };
-        if utf16_len(s) > MAX_QUOTE_CHECK {
-            return true;
+        let special = self.escape.unwrap_or(b'\\');
+        let mut units = 0usize;
+        for &c in s {
+            if c < self.min_safe || c == special || (self.escape.is_none() && c == q) {
+                return true;
+            }
+            // UTF-16 length: continuation bytes add nothing, 4-byte sequences two.
+            units += usize::from(c & 0xC0 != 0x80) + usize::from(c >= 0xF0);
         }
-        match self.escape {
-            Some(e) => s.iter().any(|&c| c < self.min_safe || c == e),
-            // Without an escape char Jackson still treats the quote char and the
-            // backslash (its default control-char escape) as needing quotes.
-            None => s.iter().any(|&c| c < self.min_safe || c == q || c == b'\\'),
-        }
+        units > MAX_QUOTE_CHECK
     }
 
     fn write_text(&self, out: &mut Vec<u8>, s: &[u8]) {
@@ -155,26 +160,19 @@ impl CsvFormat {
         }
         let q = self.quote.unwrap_or(b'"');
         out.push(q);
-        for &c in s {
-            if c == q || Some(c) == self.escape {
-                // Quotes are doubled; the escape char escapes itself.
+        if s.iter().any(|&c| c == q || Some(c) == self.escape) {
+            for &c in s {
+                if c == q || Some(c) == self.escape {
+                    // Quotes are doubled; the escape char escapes itself.
+                    out.push(c);
+                }
                 out.push(c);
             }
-            out.push(c);
+        } else {
+            out.extend_from_slice(s);
         }
         out.push(q);
     }
-}
-
-/// Length of UTF-8 text in UTF-16 code units (Java's `String.length()`).
-fn utf16_len(s: &[u8]) -> usize {
-    s.iter()
-        .map(|&c| match c {
-            0x80..=0xBF => 0,
-            0xF0..=0xFF => 2,
-            _ => 1,
-        })
-        .sum()
 }
 
 impl RowFormat for CsvFormat {

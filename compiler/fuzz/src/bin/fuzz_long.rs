@@ -148,8 +148,10 @@ fn worker(seed: u64, start: u64, out: &Path) {
         let text = case(seed, i, &fixtures);
         {
             let mut o = stdout.lock();
-            let _ = writeln!(o, "C {i}");
-            let _ = o.flush();
+            // The supervisor is gone: stop.
+            if writeln!(o, "C {i}").and_then(|()| o.flush()).is_err() {
+                return;
+            }
         }
         let t0 = Instant::now();
         let result = run_case(&text);

@@ -121,34 +121,46 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                 right_keys,
                 residual,
             } => {
-                let lm = input_map(0).clone();
-                let rm = input_map(1).clone();
+                let (lm, rm) = (input_map(0).clone(), input_map(1).clone());
                 let old_left_arity = lm.len();
-                let new_left_arity = new.node(left).schema.len();
-                let map: Vec<Option<usize>> = lm
+                // What this join reads of each side: its output columns that
+                // consumers use, its keys and its residual. A shared input may
+                // keep more columns for its other consumers; a narrowing
+                // projection keeps the join's rows (and their copies) small.
+                let mut need: BTreeSet<usize> = used[old.index()].clone();
+                need.extend(left_keys.iter().copied());
+                need.extend(right_keys.iter().map(|&c| c + old_left_arity));
+                need.extend(residual.iter().flat_map(columns));
+                let need_left: Vec<usize> = need
                     .iter()
                     .copied()
-                    .chain(rm.iter().map(|c| c.map(|c| c + new_left_arity)))
+                    .filter(|&c| c < old_left_arity)
+                    .collect();
+                let need_right: Vec<usize> = need
+                    .iter()
+                    .filter(|&&c| c >= old_left_arity)
+                    .map(|&c| c - old_left_arity)
+                    .collect();
+                let left = select(new, left, &lm, &need_left);
+                let right = select(new, right, &rm, &need_right);
+                let lm2 = position_map(old_left_arity, &need_left);
+                let rm2 = position_map(rm.len(), &need_right);
+                let map: Vec<Option<usize>> = lm2
+                    .iter()
+                    .copied()
+                    .chain(rm2.iter().map(|c| c.map(|c| c + need_left.len())))
                     .collect();
                 let residual =
                     residual.map(|r| remap(r, &|c| map[c].expect("residual column kept")));
                 let left_keys = left_keys
                     .iter()
-                    .map(|&c| lm[c].expect("key kept"))
+                    .map(|&c| lm2[c].expect("key kept"))
                     .collect();
                 let right_keys = right_keys
                     .iter()
-                    .map(|&c| rm[c].expect("key kept"))
+                    .map(|&c| rm2[c].expect("key kept"))
                     .collect();
-                let schema: Vec<_> = (0..old_left_arity)
-                    .filter(|&c| lm[c].is_some())
-                    .map(|c| node.schema[c].clone())
-                    .chain(
-                        (0..rm.len())
-                            .filter(|&c| rm[c].is_some())
-                            .map(|c| node.schema[old_left_arity + c].clone()),
-                    )
-                    .collect();
+                let schema: Vec<_> = need.iter().map(|&c| node.schema[c].clone()).collect();
                 let kind = NodeKind::Join {
                     kind,
                     left,
