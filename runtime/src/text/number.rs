@@ -30,6 +30,13 @@ pub fn write_f64(out: &mut Vec<u8>, v: f64) {
     }
     let mut b = ryu::Buffer::new();
     let s = b.format_finite(v);
+    // Between 1e-3 and 1e7 Java prints plain decimals, and ryu's plain output
+    // ("123.45", "0.001", "1234567.0") is already exactly that.
+    let a = v.abs();
+    if (1e-3..1e7).contains(&a) && !s.as_bytes().contains(&b'e') {
+        out.extend_from_slice(s.as_bytes());
+        return;
+    }
     java_layout(out, s.as_bytes());
 }
 
@@ -242,6 +249,33 @@ pub fn java_trim(t: &[u8]) -> &[u8] {
 
 #[cfg(test)]
 mod tests {
+
+    /// The plain-decimal shortcut of `write_f64` agrees with the full
+    /// Java layout everywhere it applies.
+    #[test]
+    fn plain_shortcut_matches_java_layout() {
+        let mut rng = crate::util::SplitMix64::new(7);
+        for _ in 0..20_000 {
+            let exp = rng.range_i64(-3, 6) as i32;
+            let v = (rng.next_f64() * 9.0 + 1.0) * 10f64.powi(exp);
+            let v = if rng.next() % 2 == 0 {
+                v
+            } else {
+                (v * 100.0).round() / 100.0
+            };
+            let mut fast = Vec::new();
+            write_f64(&mut fast, v);
+            let mut full = Vec::new();
+            let mut b = ryu::Buffer::new();
+            java_layout(&mut full, b.format_finite(v).as_bytes());
+            assert_eq!(
+                String::from_utf8_lossy(&fast),
+                String::from_utf8_lossy(&full),
+                "{v:e}"
+            );
+        }
+    }
+
     use super::*;
 
     fn d(v: f64) -> String {
