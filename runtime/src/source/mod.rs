@@ -115,9 +115,9 @@ pub trait Record {
         self.integer(col, "BIGINT", i64::MIN, i64::MAX)
     }
 
-    #[inline]
     /// Integers: text is trimmed and parsed strictly (`1.5`, `1e2` fail); a json
     /// number with a fraction is truncated (Jackson's `getIntValue`).
+    #[inline]
     fn integer(&self, col: usize, ty: &'static str, min: i64, max: i64) -> Result<Option<i64>> {
         let parsed = match self.raw(col) {
             Raw::Missing | Raw::Null => return Ok(None),
