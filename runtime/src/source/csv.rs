@@ -55,6 +55,8 @@ pub struct CsvReader {
     /// or into `scratch`.
     spans: Vec<(usize, usize)>,
     decoded: bool,
+    /// The record just decoded at end of file ended inside quotes.
+    unterminated: bool,
     scratch: Vec<u8>,
     /// Line of the current record, relative to the split start (1-based).
     line: u64,
@@ -75,6 +77,7 @@ impl CsvReader {
             input: RangeBuffer::open(split)?,
             spans: Vec::with_capacity(32),
             decoded: false,
+            unterminated: false,
             scratch: Vec::new(),
             line: 0,
             next_line: 1,
@@ -123,6 +126,18 @@ impl CsvReader {
                 }
                 Parsed::Skip => continue,
                 Parsed::Record => {}
+            }
+            if std::mem::take(&mut self.unterminated) {
+                // A quote opened in the last record is never closed: Jackson
+                // fails ("Missing closing quote"); so do we, or skip the row.
+                if self.info.ignore_parse_errors {
+                    self.skipped += 1;
+                    continue;
+                }
+                return Err(Error::new(format!(
+                    "{}: a quoted field is not closed before the end of the file",
+                    self.location()
+                )));
             }
             let ncols = self.info.columns.len();
             let n = self.spans.len();
@@ -272,6 +287,7 @@ impl CsvReader {
                 if !at_eof {
                     return None;
                 }
+                self.unterminated = in_quotes;
                 let mut end = self.scratch.len();
                 if !in_quotes && end > field_start && self.scratch[end - 1] == b'\r' {
                     end -= 1;
@@ -431,6 +447,46 @@ impl Record for CsvRecord<'_> {
 mod tests {
     use super::*;
     use std::sync::Arc;
+
+    #[test]
+    fn an_unclosed_quote_fails_or_is_skipped() {
+        let dir = std::env::temp_dir().join(format!("stmtc-csv-unclosed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("u.csv");
+        let text = b"1,ok\n2,\"never closed\n3,x\n";
+        std::fs::write(&p, text).unwrap();
+        let split = Split {
+            path: p.clone(),
+            file_index: 0,
+            start: 0,
+            end: text.len() as u64,
+            first: true,
+        };
+        for ignore in [false, true] {
+            let info = Arc::new(SourceInfo {
+                columns: vec!["a".into(), "b".into()],
+                ignore_parse_errors: ignore,
+            });
+            let mut r = CsvReader::open(&split, CsvOptions::default(), info).unwrap();
+            assert!(r.next_record().unwrap().is_some());
+            match r.next_record() {
+                Err(e) => {
+                    assert!(!ignore);
+                    assert!(
+                        e.message().ends_with(
+                            "u.csv:2: a quoted field is not closed before the end of the file"
+                        ),
+                        "{}",
+                        e.message()
+                    );
+                }
+                Ok(rec) => {
+                    assert!(ignore && rec.is_none());
+                    assert_eq!(r.skipped, 1);
+                }
+            }
+        }
+    }
 
     /// Reads `text` as one csv file and returns the fields of every record.
     pub(crate) fn read_all(
