@@ -209,6 +209,32 @@ pub struct SortKey {
     pub nulls_first: bool,
 }
 
+impl SortKey {
+    /// `name ASC`, with `NULLS FIRST/LAST` only where it differs from Flink's
+    /// default (first when ascending, last when descending).
+    pub fn describe(&self, name: &str) -> String {
+        let direction = if self.descending { "DESC" } else { "ASC" };
+        let nulls = match (self.nulls_first == self.descending, self.nulls_first) {
+            (false, _) => "",
+            (true, true) => " NULLS FIRST",
+            (true, false) => " NULLS LAST",
+        };
+        format!("{name} {direction}{nulls}")
+    }
+}
+
+/// ` offset=N limit=M` for a sort's bounds (empty when unbounded).
+pub fn bounds_text(offset: Option<u64>, limit: Option<u64>) -> String {
+    let mut s = String::new();
+    if let Some(o) = offset {
+        s.push_str(&format!(" offset={o}"));
+    }
+    if let Some(l) = limit {
+        s.push_str(&format!(" limit={l}"));
+    }
+    s
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AggregateCall {
     pub function: AggregateFunction,

@@ -164,27 +164,13 @@ fn rel(out: &mut String, r: &Rel, depth: usize) {
         } => {
             let keys: Vec<String> = keys
                 .iter()
-                .map(|k| {
-                    format!(
-                        "{} {}{}",
-                        fields[k.column].name,
-                        if k.descending { "DESC" } else { "ASC" },
-                        if k.nulls_first {
-                            " NULLS FIRST"
-                        } else {
-                            " NULLS LAST"
-                        }
-                    )
-                })
+                .map(|k| k.describe(&fields[k.column].name))
                 .collect();
-            let mut s = format!("Sort [{}]", keys.join(", "));
-            if let Some(o) = offset {
-                let _ = write!(s, " offset={o}");
-            }
-            if let Some(l) = limit {
-                let _ = write!(s, " limit={l}");
-            }
-            s
+            format!(
+                "Sort [{}]{}",
+                keys.join(", "),
+                crate::ir::bounds_text(*offset, *limit)
+            )
         }
         RelKind::Window {
             window,

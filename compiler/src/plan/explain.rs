@@ -208,31 +208,13 @@ impl<'a> Ctx<'a> {
             } => {
                 let keys: Vec<String> = keys
                     .iter()
-                    .map(|k| {
-                        format!(
-                            "{} {}{}",
-                            fields[k.column].name,
-                            if k.descending { "DESC" } else { "ASC" },
-                            if k.nulls_first == k.descending {
-                                if k.nulls_first {
-                                    " NULLS FIRST"
-                                } else {
-                                    " NULLS LAST"
-                                }
-                            } else {
-                                ""
-                            }
-                        )
-                    })
+                    .map(|k| k.describe(&fields[k.column].name))
                     .collect();
-                let mut s = format!("Sort {id} by=[{}]", keys.join(", "));
-                if let Some(o) = offset {
-                    let _ = write!(s, " offset={o}");
-                }
-                if let Some(l) = limit {
-                    let _ = write!(s, " limit={l}");
-                }
-                s
+                format!(
+                    "Sort {id} by=[{}]{}",
+                    keys.join(", "),
+                    crate::ir::bounds_text(*offset, *limit)
+                )
             }
             NodeKind::Window {
                 window,
