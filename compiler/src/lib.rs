@@ -84,6 +84,10 @@ pub(crate) fn set_current_span(span: Span) {
 
 /// Parses, binds and type-checks a job file, collecting every error.
 pub fn check(file: SourceFile) -> Checked {
+    on_big_stack(move || check_here(file))
+}
+
+fn check_here(file: SourceFile) -> Checked {
     let mut diags = Diagnostics::default();
     set_current_span(Span::new(0, 0));
     let result = guarded(|| {
@@ -153,7 +157,28 @@ pub struct ExplainOptions {
 }
 
 /// Receives a pass name and the plan text after it.
-pub type TraceFn<'a> = &'a mut dyn FnMut(&str, &str);
+pub type TraceFn<'a> = &'a mut (dyn FnMut(&str, &str) + Send);
+
+/// Stack for the compiler passes: they recurse over expression trees, and a
+/// job may hold a chain of 10,000 `+` or UNION ALL (reserved, not committed).
+const COMPILER_STACK: usize = 1 << 30;
+
+/// Runs a compiler entry point on a thread with a large stack, so deep (but
+/// valid) SQL is compiled instead of overflowing the caller's stack.
+fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        match std::thread::Builder::new()
+            .name("stmtc".to_string())
+            .stack_size(COMPILER_STACK)
+            .spawn_scoped(scope, f)
+        {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|payload| panic::resume_unwind(payload)),
+            Err(e) => panic!("cannot start the compiler thread: {e}"),
+        }
+    })
+}
 
 /// Checks a job and prints its merged, optimized plan. `trace` receives the
 /// plan text after lowering and after each rewrite that changed it.
@@ -162,7 +187,15 @@ pub fn explain(
     options: &ExplainOptions,
     trace: Option<TraceFn<'_>>,
 ) -> Result<String, Box<Checked>> {
-    let mut checked = Box::new(check(file));
+    on_big_stack(move || explain_here(file, options, trace))
+}
+
+fn explain_here(
+    file: SourceFile,
+    options: &ExplainOptions,
+    trace: Option<TraceFn<'_>>,
+) -> Result<String, Box<Checked>> {
+    let mut checked = Box::new(check_here(file));
     let Some(job) = checked.job.take() else {
         return Err(checked);
     };
@@ -228,7 +261,15 @@ pub fn compile(
     runtime: &RuntimeLocation,
     package: Option<&str>,
 ) -> Result<CompiledJob, Box<Checked>> {
-    let mut checked = Box::new(check(file));
+    on_big_stack(move || compile_here(file, runtime, package))
+}
+
+fn compile_here(
+    file: SourceFile,
+    runtime: &RuntimeLocation,
+    package: Option<&str>,
+) -> Result<CompiledJob, Box<Checked>> {
+    let mut checked = Box::new(check_here(file));
     let Some(job) = checked.job.take() else {
         return Err(checked);
     };

@@ -90,6 +90,37 @@ impl Binder<'_> {
         }
     }
 
+    /// The source span of an expression. sqlparser computes a span by walking
+    /// the whole subtree, so asking at every level of a long operator chain
+    /// (`a + b + ... `, 10,000 deep) would be quadratic: operator nodes are
+    /// memoized by address, from their operands' spans.
+    pub(crate) fn expr_span(&mut self, expr: &sql::Expr, fallback: Span) -> Span {
+        use sql::Expr as E;
+        let key = expr as *const sql::Expr as usize;
+        if let Some(&s) = self.span_memo.get(&key) {
+            return s;
+        }
+        let s = match expr {
+            E::BinaryOp { left, right, .. } => {
+                let (l, r) = (
+                    self.expr_span(left, fallback),
+                    self.expr_span(right, fallback),
+                );
+                if l == fallback || r == fallback {
+                    self.span(expr.span(), fallback)
+                } else {
+                    l.to(r)
+                }
+            }
+            // The operand's span (without the parentheses or the operator
+            // token): asking sqlparser would walk the operand again.
+            E::Nested(inner) | E::UnaryOp { expr: inner, .. } => self.expr_span(inner, fallback),
+            _ => self.span(expr.span(), fallback),
+        };
+        self.span_memo.insert(key, s);
+        s
+    }
+
     /// Binds a standalone scalar expression (computed column, watermark),
     /// reporting its error. Aggregates are not allowed.
     pub(crate) fn bind_scalar(
@@ -136,7 +167,7 @@ impl Binder<'_> {
         cx: &mut ExprCx<'_>,
         fallback: Span,
     ) -> BResult<Expr> {
-        let span = self.span(expr.span(), fallback);
+        let span = self.expr_span(expr, fallback);
         if cx.grouping.is_some() {
             if let Some(call) = aggregate_call(expr) {
                 return self.bind_aggregate(call, cx, span);

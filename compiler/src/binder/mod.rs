@@ -42,6 +42,7 @@ pub fn bind_script(file: &SourceFile, script: &ast::Script, diags: &mut Diagnost
         defining_view: None,
         ctes: Vec::new(),
         temporary: HashSet::new(),
+        span_memo: std::collections::HashMap::new(),
     };
     for name in &script.broken_names {
         binder
@@ -50,6 +51,7 @@ pub fn bind_script(file: &SourceFile, script: &ast::Script, diags: &mut Diagnost
             .or_insert((CatalogEntry::BrokenView, name.span));
     }
     for statement in &script.statements {
+        binder.span_memo.clear();
         crate::set_current_span(statement.span());
         match statement {
             Statement::Set(set) => binder.bind_set(set),
@@ -83,6 +85,9 @@ pub(crate) struct Binder<'a> {
     ctes: Vec<(String, Rel)>,
     /// Names declared TEMPORARY (they may shadow permanent ones, once).
     temporary: HashSet<String>,
+    /// Spans of operator expressions by address (see `expr_span`); cleared
+    /// per statement, while its AST is alive.
+    span_memo: std::collections::HashMap<usize, Span>,
 }
 
 impl Binder<'_> {

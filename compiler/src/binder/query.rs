@@ -107,9 +107,37 @@ impl Binder<'_> {
                         return None;
                     }
                 };
-                let l = self.bind_set_expr(left, span);
-                let r = self.bind_set_expr(right, span);
-                let union = self.union_all(vec![l?, r?], span)?;
+                // A chain `a UNION ALL b UNION ALL c ...` is one n-ary union:
+                // gather its operands without recursing down the chain.
+                let mut operands = vec![right.as_ref()];
+                let mut rest = left.as_ref();
+                while let SetExpr::SetOperation {
+                    left,
+                    op: SetOperator::Union,
+                    set_quantifier: q,
+                    right,
+                } = rest
+                {
+                    if *q != *set_quantifier {
+                        break;
+                    }
+                    operands.push(right.as_ref());
+                    rest = left.as_ref();
+                }
+                operands.push(rest);
+                operands.reverse();
+                let mut bound = Vec::with_capacity(operands.len());
+                let mut failed = false;
+                for operand in operands {
+                    match self.bind_set_expr(operand, span) {
+                        Some(rel) => bound.push(rel),
+                        None => failed = true,
+                    }
+                }
+                if failed {
+                    return None;
+                }
+                let union = self.union_all(bound, span)?;
                 Some(if distinct { distinct_of(union) } else { union })
             }
             other => {

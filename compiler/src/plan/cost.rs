@@ -112,7 +112,16 @@ fn path_size(path: &Path) -> Option<u64> {
         if name.starts_with('.') || name.starts_with('_') {
             continue;
         }
-        total += path_size(&entry.path()).unwrap_or(0);
+        // Like the runtime's file listing: descend into real directories
+        // only, so a symlink loop cannot recurse forever.
+        let kind = entry.file_type().ok()?;
+        if kind.is_dir() {
+            total += path_size(&entry.path()).unwrap_or(0);
+        } else if let Ok(meta) = std::fs::metadata(entry.path()) {
+            if meta.is_file() {
+                total += meta.len();
+            }
+        }
     }
     Some(total)
 }

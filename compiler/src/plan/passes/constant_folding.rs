@@ -55,6 +55,14 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
     changed.then_some(new)
 }
 
+fn placeholder() -> Expr {
+    Expr {
+        kind: ExprKind::Literal(Literal::Null),
+        ty: crate::types::DataType::null(),
+        span: crate::diagnostics::Span::default(),
+    }
+}
+
 fn boolean(e: &Expr) -> Option<bool> {
     match e.kind {
         ExprKind::Literal(Literal::Boolean(b)) => Some(b),
@@ -64,7 +72,9 @@ fn boolean(e: &Expr) -> Option<bool> {
 
 /// Folds an expression bottom-up.
 pub(crate) fn fold(mut e: Expr) -> Expr {
-    map_children(&mut e, &mut |c| *c = fold(c.clone()));
+    map_children(&mut e, &mut |c| {
+        *c = fold(std::mem::replace(c, placeholder()))
+    });
     let span = e.span;
     let ty = e.ty;
     let lit = |b: bool| Expr {

@@ -18,6 +18,12 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
         else {
             return keep(new, node);
         };
+        // Keying every subtree is quadratic in an expression's size: a Calc
+        // with a giant expression (a 10,000-term chain) is left as written.
+        let size: usize = projections.iter().chain(filter.iter()).map(expr_size).sum();
+        if size > MAX_CSE_NODES {
+            return keep(new, node);
+        }
         let repeated = repeated_subexpressions(projections.iter().chain(filter.iter()));
         if repeated.is_empty() {
             return keep(new, node);
@@ -54,6 +60,15 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
         new.intern(kind, node.schema, &node.provenance)
     });
     changed.then_some(new)
+}
+
+/// Expression nodes of one Calc above which subexpression reuse is skipped.
+const MAX_CSE_NODES: usize = 2_000;
+
+fn expr_size(e: &Expr) -> usize {
+    let mut n = 0;
+    visit(e, &mut |_| n += 1);
+    n
 }
 
 /// Largest-first list of non-trivial expressions that occur at least twice.
