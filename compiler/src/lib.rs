@@ -31,7 +31,13 @@ pub struct Checked {
     pub file: SourceFile,
     /// Sorted by position.
     pub diagnostics: Vec<Diagnostic>,
+    /// The bound job, kept only inside the compiler (`explain`, `compile`):
+    /// its trees can be deep, so they are printed and dropped on the
+    /// compiler's big stack, never on the caller's.
     job: Option<ir::BoundJob>,
+    /// (tables, views, inserts) of the bound job.
+    counts: Option<(usize, usize, usize)>,
+    bound: String,
 }
 
 impl Checked {
@@ -43,24 +49,21 @@ impl Checked {
 
     /// `N tables, M views, K inserts`.
     pub fn summary(&self) -> String {
-        let Some(job) = &self.job else {
+        let Some((tables, views, inserts)) = self.counts else {
             return "nothing bound".to_string();
         };
         let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
         format!(
             "{}, {}, {}",
-            plural(job.tables.len(), "table"),
-            plural(job.views.len(), "view"),
-            plural(job.inserts.len(), "insert")
+            plural(tables, "table"),
+            plural(views, "view"),
+            plural(inserts, "insert")
         )
     }
 
     /// The bound statement set as text (tables, views, each INSERT's tree).
     pub fn bound_text(&self) -> String {
-        self.job
-            .as_ref()
-            .map(ir_print::bound_job)
-            .unwrap_or_default()
+        self.bound.clone()
     }
 
     /// Diagnostics rendered as `file:line:col: error: ...` with code frames.
@@ -84,7 +87,14 @@ pub(crate) fn set_current_span(span: Span) {
 
 /// Parses, binds and type-checks a job file, collecting every error.
 pub fn check(file: SourceFile) -> Checked {
-    on_big_stack(move || check_here(file))
+    on_big_stack(move || {
+        let mut checked = check_here(file);
+        if let Some(job) = checked.job.take() {
+            checked.bound = ir_print::bound_job(&job);
+            drop(job); // deep trees are dropped here, on the big stack
+        }
+        checked
+    })
 }
 
 fn check_here(file: SourceFile) -> Checked {
@@ -107,10 +117,15 @@ fn check_here(file: SourceFile) -> Checked {
         }
     };
     let job = if diags.has_errors() { None } else { job };
+    let counts = job
+        .as_ref()
+        .map(|j| (j.tables.len(), j.views.len(), j.inserts.len()));
     Checked {
         file,
         diagnostics: diags.into_sorted(),
         job,
+        counts,
+        bound: String::new(),
     }
 }
 

@@ -94,9 +94,46 @@ impl Rng {
 
 /// Characters that break naive quoting in SQL, Rust, JSON, DOT or Mermaid.
 const HOSTILE_CHARS: &[&str] = &[
-    "`", "``", "'", "''", "\"", "\\", "}", "{", "#", "r#", "/*", "*/", "--", "\n", "\r\n", "\t",
-    "\0", " ", ";", "$", "%", "<", ">", "|", "&", "[", "]", "é", "ß", "İ", "ǅ", "ﬀ", "日本",
-    "🦀", "\u{200B}", "\u{FEFF}", "\u{202E}", "\u{10FFFF}", "\u{1F600}", "a\u{301}",
+    "`",
+    "``",
+    "'",
+    "''",
+    "\"",
+    "\\",
+    "}",
+    "{",
+    "#",
+    "r#",
+    "/*",
+    "*/",
+    "--",
+    "\n",
+    "\r\n",
+    "\t",
+    "\0",
+    " ",
+    ";",
+    "$",
+    "%",
+    "<",
+    ">",
+    "|",
+    "&",
+    "[",
+    "]",
+    "é",
+    "ß",
+    "İ",
+    "ǅ",
+    "ﬀ",
+    "日本",
+    "🦀",
+    "\u{200B}",
+    "\u{FEFF}",
+    "\u{202E}",
+    "\u{10FFFF}",
+    "\u{1F600}",
+    "a\u{301}",
 ];
 
 const RUST_WORDS: &[&str] = &[
@@ -106,18 +143,52 @@ const RUST_WORDS: &[&str] = &[
 ];
 
 const SQL_WORDS: &[&str] = &[
-    "select", "from", "where", "group", "order", "by", "table", "values", "insert", "into", "set",
-    "end", "begin", "statement", "execute", "null", "true", "false", "user", "time", "timestamp",
-    "date", "value", "key", "window_start", "window_end", "window_time", "rowtime", "proctime",
-    "EXPR$0", "$f0", "count", "sum", "TUMBLE", "DESCRIPTOR", "LATERAL", "RANGE", "ROWS",
+    "select",
+    "from",
+    "where",
+    "group",
+    "order",
+    "by",
+    "table",
+    "values",
+    "insert",
+    "into",
+    "set",
+    "end",
+    "begin",
+    "statement",
+    "execute",
+    "null",
+    "true",
+    "false",
+    "user",
+    "time",
+    "timestamp",
+    "date",
+    "value",
+    "key",
+    "window_start",
+    "window_end",
+    "window_time",
+    "rowtime",
+    "proctime",
+    "EXPR$0",
+    "$f0",
+    "count",
+    "sum",
+    "TUMBLE",
+    "DESCRIPTOR",
+    "LATERAL",
+    "RANGE",
+    "ROWS",
 ];
 
 pub fn hostile_text(rng: &mut Rng, max_parts: usize) -> String {
     let mut s = String::new();
     for _ in 0..rng.range(1, max_parts.max(1)) {
         match rng.below(5) {
-            0 => s.push_str(*rng.pick(RUST_WORDS)),
-            1 => s.push_str(*rng.pick(SQL_WORDS)),
+            0 => s.push_str(rng.pick::<&str>(RUST_WORDS)),
+            1 => s.push_str(rng.pick::<&str>(SQL_WORDS)),
             2 => s.push(char::from(b'a' + rng.below(26) as u8)),
             3 => {
                 // any scalar value
@@ -129,7 +200,7 @@ pub fn hostile_text(rng: &mut Rng, max_parts: usize) -> String {
                 };
                 s.push(c);
             }
-            _ => s.push_str(*rng.pick(HOSTILE_CHARS)),
+            _ => s.push_str(rng.pick::<&str>(HOSTILE_CHARS)),
         }
     }
     s
@@ -268,15 +339,46 @@ fn type_text(rng: &mut Rng, ty: Ty, wild: bool, ddl: bool) -> String {
         return t;
     }
     let big = *rng.pick(&[
-        "0", "1", "38", "39", "-1", "65535", "2147483647", "2147483648", "4294967296",
-        "18446744073709551616", "99999999999999999999999999999999999999999",
+        "0",
+        "1",
+        "38",
+        "39",
+        "-1",
+        "65535",
+        "2147483647",
+        "2147483648",
+        "4294967296",
+        "18446744073709551616",
+        "99999999999999999999999999999999999999999",
     ]);
     let other = *rng.pick(&["0", "1", "2", "9", "10", "39", "-1", "2147483648"]);
     let name = *rng.pick(&[
-        "DECIMAL", "NUMERIC", "DEC", "CHAR", "VARCHAR", "BINARY", "VARBINARY", "TIMESTAMP",
-        "TIMESTAMP_LTZ", "TIME", "FLOAT", "DOUBLE PRECISION", "INTERVAL", "ARRAY<INT>",
-        "MAP<STRING, INT>", "ROW<a INT>", "MULTISET<INT>", "RAW", "BYTES", "STRING", "INTEGER",
-        "BOOL", "REAL", "TIMESTAMP WITH LOCAL TIME ZONE", "NULL", "UNKNOWN_TYPE",
+        "DECIMAL",
+        "NUMERIC",
+        "DEC",
+        "CHAR",
+        "VARCHAR",
+        "BINARY",
+        "VARBINARY",
+        "TIMESTAMP",
+        "TIMESTAMP_LTZ",
+        "TIME",
+        "FLOAT",
+        "DOUBLE PRECISION",
+        "INTERVAL",
+        "ARRAY<INT>",
+        "MAP<STRING, INT>",
+        "ROW<a INT>",
+        "MULTISET<INT>",
+        "RAW",
+        "BYTES",
+        "STRING",
+        "INTEGER",
+        "BOOL",
+        "REAL",
+        "TIMESTAMP WITH LOCAL TIME ZONE",
+        "NULL",
+        "UNKNOWN_TYPE",
     ]);
     match rng.below(6) {
         0 => format!("{name}({big})"),
@@ -409,9 +511,13 @@ impl Gen<'_> {
         match class {
             Class::Bool => {
                 if self.wild() {
-                    self.rng.pick(&["UNKNOWN", "NULL", "CAST(NULL AS BOOLEAN)", "1"]).to_string()
+                    self.rng
+                        .pick(&["UNKNOWN", "NULL", "CAST(NULL AS BOOLEAN)", "1"])
+                        .to_string()
                 } else {
-                    self.rng.pick(&["TRUE", "FALSE", "CAST(NULL AS BOOLEAN)"]).to_string()
+                    self.rng
+                        .pick(&["TRUE", "FALSE", "CAST(NULL AS BOOLEAN)"])
+                        .to_string()
                 }
             }
             Class::Int => self.int_literal(),
@@ -426,7 +532,11 @@ impl Gen<'_> {
                 if self.wild() {
                     format!("DATE {}", self.string_lit())
                 } else {
-                    format!("DATE '2024-0{}-1{}'", self.rng.range(1, 9), self.rng.below(10))
+                    format!(
+                        "DATE '2024-0{}-1{}'",
+                        self.rng.range(1, 9),
+                        self.rng.below(10)
+                    )
                 }
             }
             Class::Time => format!("TIME '1{}:3{}:00'", self.rng.below(10), self.rng.below(10)),
@@ -434,16 +544,24 @@ impl Gen<'_> {
                 if self.wild() {
                     format!("TIMESTAMP {}", self.string_lit())
                 } else {
-                    format!("TIMESTAMP '2024-01-0{} 12:00:00.{}'", self.rng.range(1, 9), self.rng.small(999))
+                    format!(
+                        "TIMESTAMP '2024-01-0{} 12:00:00.{}'",
+                        self.rng.range(1, 9),
+                        self.rng.small(999)
+                    )
                 }
             }
         }
     }
 
     fn interval(&mut self) -> String {
-        let unit = *self.rng.pick(&["SECOND", "MINUTE", "HOUR", "DAY", "MONTH", "YEAR"]);
+        let unit = *self
+            .rng
+            .pick(&["SECOND", "MINUTE", "HOUR", "DAY", "MONTH", "YEAR"]);
         let n = if self.wild() {
-            self.rng.pick(&["'0'", "'-1'", "'99999999999'", "'1.5'", "'abc'", "''"]).to_string()
+            self.rng
+                .pick(&["'0'", "'-1'", "'99999999999'", "'1.5'", "'abc'", "''"])
+                .to_string()
         } else {
             format!("'{}'", self.rng.range(1, 30))
         };
@@ -488,8 +606,16 @@ impl Gen<'_> {
         let d = depth + 1;
         match class {
             Class::Bool => match self.rng.below(12) {
-                0 => format!("{} AND {}", self.expr(scope, Class::Bool, d), self.expr(scope, Class::Bool, d)),
-                1 => format!("({} OR {})", self.expr(scope, Class::Bool, d), self.expr(scope, Class::Bool, d)),
+                0 => format!(
+                    "{} AND {}",
+                    self.expr(scope, Class::Bool, d),
+                    self.expr(scope, Class::Bool, d)
+                ),
+                1 => format!(
+                    "({} OR {})",
+                    self.expr(scope, Class::Bool, d),
+                    self.expr(scope, Class::Bool, d)
+                ),
                 2 => format!("NOT {}", self.expr(scope, Class::Bool, d)),
                 3 => {
                     let c = *self.rng.pick(CLASSES);
@@ -509,8 +635,14 @@ impl Gen<'_> {
                     format!("{} {not}IN ({})", self.expr(scope, c, d), items.join(", "))
                 }
                 6 => {
-                    let c = *self.rng.pick(&[Class::Int, Class::Num, Class::Date, Class::Str]);
-                    let sym = if self.rng.chance(20) { " SYMMETRIC" } else { "" };
+                    let c = *self
+                        .rng
+                        .pick(&[Class::Int, Class::Num, Class::Date, Class::Str]);
+                    let sym = if self.rng.chance(20) {
+                        " SYMMETRIC"
+                    } else {
+                        ""
+                    };
                     format!(
                         "{} BETWEEN{sym} {} AND {}",
                         self.expr(scope, c, d),
@@ -520,18 +652,33 @@ impl Gen<'_> {
                 }
                 7 => {
                     let pat = self.string_lit();
-                    let esc = if self.rng.chance(10) { " ESCAPE '\\'" } else { "" };
+                    let esc = if self.rng.chance(10) {
+                        " ESCAPE '\\'"
+                    } else {
+                        ""
+                    };
                     format!("{} LIKE {pat}{esc}", self.expr(scope, Class::Str, d))
                 }
-                8 => format!("{} IS {}", self.expr(scope, Class::Bool, d), self.rng.pick(&["TRUE", "NOT FALSE", "UNKNOWN"])),
+                8 => format!(
+                    "{} IS {}",
+                    self.expr(scope, Class::Bool, d),
+                    self.rng.pick(&["TRUE", "NOT FALSE", "UNKNOWN"])
+                ),
                 9 => format!("IS_DIGIT({})", self.expr(scope, Class::Str, d)),
-                10 => format!("REGEXP({}, {})", self.expr(scope, Class::Str, d), self.string_lit()),
+                10 => format!(
+                    "REGEXP({}, {})",
+                    self.expr(scope, Class::Str, d),
+                    self.string_lit()
+                ),
                 _ => self.case_expr(scope, Class::Bool, d),
             },
             Class::Int => match self.rng.below(12) {
                 0..=2 => {
                     let op = *self.rng.pick(&["+", "-", "*", "/", "%"]);
-                    let (a, mut b) = (self.expr(scope, Class::Int, d), self.expr(scope, Class::Int, d));
+                    let (a, mut b) = (
+                        self.expr(scope, Class::Int, d),
+                        self.expr(scope, Class::Int, d),
+                    );
                     if matches!(b.as_str(), "0" | "-0") && !self.wild() {
                         b = "7".into();
                     }
@@ -540,42 +687,111 @@ impl Gen<'_> {
                 3 => format!("({})", self.expr(scope, Class::Int, d)),
                 4 => format!("- {}", self.expr(scope, Class::Int, d)),
                 5 => format!("CHAR_LENGTH({})", self.expr(scope, Class::Str, d)),
-                6 => format!("EXTRACT({} FROM {})", self.rng.pick(&["YEAR", "MONTH", "DAY", "HOUR"]), self.expr(scope, Class::Ts, d)),
+                6 => format!(
+                    "EXTRACT({} FROM {})",
+                    self.rng.pick(&["YEAR", "MONTH", "DAY", "HOUR"]),
+                    self.expr(scope, Class::Ts, d)
+                ),
                 7 => self.cast(scope, Class::Int, d),
                 8 => format!("ABS({})", self.expr(scope, Class::Int, d)),
-                9 => format!("MOD({}, {})", self.expr(scope, Class::Int, d), self.rng.range(1, 9)),
+                9 => format!(
+                    "MOD({}, {})",
+                    self.expr(scope, Class::Int, d),
+                    self.rng.range(1, 9)
+                ),
                 10 => self.case_expr(scope, Class::Int, d),
                 _ => self.agg_or(scope, Class::Int, d),
             },
             Class::Num => match self.rng.below(10) {
                 0..=2 => {
                     let op = *self.rng.pick(&["+", "-", "*", "/"]);
-                    let (a, b) = (*self.rng.pick(&[Class::Int, Class::Num]), *self.rng.pick(&[Class::Int, Class::Num]));
+                    let (a, b) = (
+                        *self.rng.pick(&[Class::Int, Class::Num]),
+                        *self.rng.pick(&[Class::Int, Class::Num]),
+                    );
                     let (a, mut b) = (self.expr(scope, a, d), self.expr(scope, b, d));
-                    if b.trim_start_matches('-').trim_matches(|c| c == '0' || c == '.').is_empty() && !self.wild() {
+                    if b.trim_start_matches('-')
+                        .trim_matches(|c| c == '0' || c == '.')
+                        .is_empty()
+                        && !self.wild()
+                    {
                         b = "7".into();
                     }
                     format!("{a} {op} {b}")
                 }
                 3 => self.cast(scope, Class::Num, d),
-                4 => format!("ROUND({}, {})", self.expr(scope, Class::Num, d), self.rng.small(5)),
-                5 => format!("{}({})", self.rng.pick(&["SQRT", "LN", "EXP", "FLOOR", "CEIL", "SIGN", "ABS"]), self.expr(scope, Class::Num, d)),
-                6 => format!("POWER({}, {})", self.expr(scope, Class::Num, d), self.expr(scope, Class::Int, d)),
+                4 => format!(
+                    "ROUND({}, {})",
+                    self.expr(scope, Class::Num, d),
+                    self.rng.small(5)
+                ),
+                5 => format!(
+                    "{}({})",
+                    self.rng
+                        .pick(&["SQRT", "LN", "EXP", "FLOOR", "CEIL", "SIGN", "ABS"]),
+                    self.expr(scope, Class::Num, d)
+                ),
+                6 => format!(
+                    "POWER({}, {})",
+                    self.expr(scope, Class::Num, d),
+                    self.expr(scope, Class::Int, d)
+                ),
                 7 => self.case_expr(scope, Class::Num, d),
-                8 => format!("COALESCE({}, {})", self.expr(scope, Class::Num, d), self.expr(scope, Class::Num, d)),
+                8 => format!(
+                    "COALESCE({}, {})",
+                    self.expr(scope, Class::Num, d),
+                    self.expr(scope, Class::Num, d)
+                ),
                 _ => self.agg_or(scope, Class::Num, d),
             },
             Class::Str => match self.rng.below(12) {
-                0 | 1 => format!("{} || {}", self.expr(scope, Class::Str, d), self.expr(scope, Class::Str, d)),
-                2 => format!("{}({})", self.rng.pick(&["UPPER", "LOWER", "TRIM", "INITCAP", "REVERSE", "LTRIM"]), self.expr(scope, Class::Str, d)),
-                3 => format!("SUBSTRING({} FROM {} FOR {})", self.expr(scope, Class::Str, d), self.expr(scope, Class::Int, d), self.expr(scope, Class::Int, d)),
-                4 => format!("SUBSTR({}, {})", self.expr(scope, Class::Str, d), self.expr(scope, Class::Int, d)),
+                0 | 1 => format!(
+                    "{} || {}",
+                    self.expr(scope, Class::Str, d),
+                    self.expr(scope, Class::Str, d)
+                ),
+                2 => format!(
+                    "{}({})",
+                    self.rng
+                        .pick(&["UPPER", "LOWER", "TRIM", "INITCAP", "REVERSE", "LTRIM"]),
+                    self.expr(scope, Class::Str, d)
+                ),
+                3 => format!(
+                    "SUBSTRING({} FROM {} FOR {})",
+                    self.expr(scope, Class::Str, d),
+                    self.expr(scope, Class::Int, d),
+                    self.expr(scope, Class::Int, d)
+                ),
+                4 => format!(
+                    "SUBSTR({}, {})",
+                    self.expr(scope, Class::Str, d),
+                    self.expr(scope, Class::Int, d)
+                ),
                 5 => self.cast(scope, Class::Str, d),
-                6 => format!("CONCAT_WS({}, {}, {})", self.string_lit(), self.expr(scope, Class::Str, d), self.expr(scope, Class::Str, d)),
-                7 => format!("DATE_FORMAT({}, {})", self.expr(scope, Class::Ts, d), self.string_lit()),
-                8 => format!("REPLACE({}, {}, {})", self.expr(scope, Class::Str, d), self.string_lit(), self.string_lit()),
+                6 => format!(
+                    "CONCAT_WS({}, {}, {})",
+                    self.string_lit(),
+                    self.expr(scope, Class::Str, d),
+                    self.expr(scope, Class::Str, d)
+                ),
+                7 => format!(
+                    "DATE_FORMAT({}, {})",
+                    self.expr(scope, Class::Ts, d),
+                    self.string_lit()
+                ),
+                8 => format!(
+                    "REPLACE({}, {}, {})",
+                    self.expr(scope, Class::Str, d),
+                    self.string_lit(),
+                    self.string_lit()
+                ),
                 9 => self.case_expr(scope, Class::Str, d),
-                10 => format!("LPAD({}, {}, {})", self.expr(scope, Class::Str, d), self.expr(scope, Class::Int, d), self.string_lit()),
+                10 => format!(
+                    "LPAD({}, {}, {})",
+                    self.expr(scope, Class::Str, d),
+                    self.expr(scope, Class::Int, d),
+                    self.string_lit()
+                ),
                 _ => self.agg_or(scope, Class::Str, d),
             },
             Class::Date => match self.rng.below(4) {
@@ -588,7 +804,12 @@ impl Gen<'_> {
             Class::Ts => match self.rng.below(6) {
                 0 => format!("{} + {}", self.expr(scope, Class::Ts, d), self.interval()),
                 1 => format!("{} - {}", self.expr(scope, Class::Ts, d), self.interval()),
-                2 => format!("FLOOR({} TO {})", self.expr(scope, Class::Ts, d), self.rng.pick(&["SECOND", "MINUTE", "HOUR", "DAY", "MONTH", "YEAR"])),
+                2 => format!(
+                    "FLOOR({} TO {})",
+                    self.expr(scope, Class::Ts, d),
+                    self.rng
+                        .pick(&["SECOND", "MINUTE", "HOUR", "DAY", "MONTH", "YEAR"])
+                ),
                 3 => self.cast(scope, Class::Ts, d),
                 4 => format!("TO_TIMESTAMP({})", self.expr(scope, Class::Str, d)),
                 _ => "CURRENT_TIMESTAMP".to_string(),
@@ -627,7 +848,11 @@ impl Gen<'_> {
                 break t;
             }
         };
-        let f = if self.rng.chance(20) { "TRY_CAST" } else { "CAST" };
+        let f = if self.rng.chance(20) {
+            "TRY_CAST"
+        } else {
+            "CAST"
+        };
         let w = self.wild();
         let tt = type_text(self.rng, target, w, false);
         format!("{f}({} AS {tt})", self.expr(scope, from, d))
@@ -674,32 +899,120 @@ impl Gen<'_> {
         match self.rng.below(22) {
             0 => quoted_ident(&hostile_text(self.rng, 3)),
             1 => format!("{}({})", hostile_text(self.rng, 2), self.expr(scope, c, d)),
-            2 => format!("{}()", self.rng.pick(&["UUID", "NOW", "RAND", "PI", "E", "CURRENT_ROW_TIMESTAMP", "LOCALTIMESTAMP", "UNIX_TIMESTAMP"])),
-            3 => format!("(SELECT {} FROM {})", self.literal(c), quoted_ident(&hostile_text(self.rng, 2))),
-            4 => format!("EXISTS (SELECT 1)"),
+            2 => format!(
+                "{}()",
+                self.rng.pick(&[
+                    "UUID",
+                    "NOW",
+                    "RAND",
+                    "PI",
+                    "E",
+                    "CURRENT_ROW_TIMESTAMP",
+                    "LOCALTIMESTAMP",
+                    "UNIX_TIMESTAMP"
+                ])
+            ),
+            3 => format!(
+                "(SELECT {} FROM {})",
+                self.literal(c),
+                quoted_ident(&hostile_text(self.rng, 2))
+            ),
+            4 => "EXISTS (SELECT 1)".to_string(),
             5 => format!("{} IN (SELECT 1)", self.expr(scope, c, d)),
             6 => "*".to_string(),
             7 => "NULL".to_string(),
-            8 => format!("ARRAY[{}, {}]", self.expr(scope, c, d), self.expr(scope, c, d)),
-            9 => format!("ROW({}, {})", self.expr(scope, c, d), self.expr(scope, c, d)),
+            8 => format!(
+                "ARRAY[{}, {}]",
+                self.expr(scope, c, d),
+                self.expr(scope, c, d)
+            ),
+            9 => format!(
+                "ROW({}, {})",
+                self.expr(scope, c, d),
+                self.expr(scope, c, d)
+            ),
             10 => format!("{}[1]", self.expr(scope, c, d)),
-            11 => format!("{}({} ORDER BY 1)", self.rng.pick(&["LISTAGG", "SUM", "COUNT"]), self.expr(scope, c, d)),
-            12 => format!("{} OVER (PARTITION BY 1 ORDER BY 1)", self.rng.pick(&["ROW_NUMBER()", "SUM(1)", "RANK()"])),
-            13 => format!("{} FILTER (WHERE {})", self.rng.pick(&["COUNT(*)", "SUM(1)"]), self.expr(scope, Class::Bool, d)),
+            11 => format!(
+                "{}({} ORDER BY 1)",
+                self.rng.pick(&["LISTAGG", "SUM", "COUNT"]),
+                self.expr(scope, c, d)
+            ),
+            12 => format!(
+                "{} OVER (PARTITION BY 1 ORDER BY 1)",
+                self.rng.pick(&["ROW_NUMBER()", "SUM(1)", "RANK()"])
+            ),
+            13 => format!(
+                "{} FILTER (WHERE {})",
+                self.rng.pick(&["COUNT(*)", "SUM(1)"]),
+                self.expr(scope, Class::Bool, d)
+            ),
             14 => {
                 let t = random_ty(self.rng);
-                format!("{}::{}", self.expr(scope, c, d), type_text(self.rng, t, true, false))
+                format!(
+                    "{}::{}",
+                    self.expr(scope, c, d),
+                    type_text(self.rng, t, true, false)
+                )
             }
             15 => format!("{} / 0", self.expr(scope, Class::Int, d)),
             16 => format!("{} COLLATE x", self.expr(scope, Class::Str, d)),
-            17 => format!("INTERVAL {} {}", self.string_lit(), self.rng.pick(&["SECOND", "DAY", "FORTNIGHT", "YEAR TO MONTH", "DAY(5) TO SECOND(9)"])),
+            17 => format!(
+                "INTERVAL {} {}",
+                self.string_lit(),
+                self.rng.pick(&[
+                    "SECOND",
+                    "DAY",
+                    "FORTNIGHT",
+                    "YEAR TO MONTH",
+                    "DAY(5) TO SECOND(9)"
+                ])
+            ),
             18 => {
                 let f = *self.rng.pick(&[
-                    "COALESCE", "NULLIF", "IFNULL", "GREATEST", "LEAST", "CONCAT", "SUBSTRING", "TRIM", "LOCATE", "POSITION", "SPLIT_INDEX",
-                    "REGEXP_EXTRACT", "REGEXP_REPLACE", "DATE_FORMAT", "TO_TIMESTAMP_LTZ", "FROM_UNIXTIME", "CONVERT_TZ", "CHR", "ASCII",
-                    "REPEAT", "LEFT", "RIGHT", "LOG", "TRUNCATE", "RAND_INTEGER", "HASH_CODE", "MD5", "TIMESTAMPADD", "TIMESTAMPDIFF",
-                    "YEAR", "QUARTER", "WEEK", "HOUR", "DAYOFWEEK", "COUNT", "SUM", "AVG", "MIN", "MAX", "STDDEV_POP", "FIRST_VALUE",
-                    "COLLECT", "TUMBLE_START", "PROCTIME",
+                    "COALESCE",
+                    "NULLIF",
+                    "IFNULL",
+                    "GREATEST",
+                    "LEAST",
+                    "CONCAT",
+                    "SUBSTRING",
+                    "TRIM",
+                    "LOCATE",
+                    "POSITION",
+                    "SPLIT_INDEX",
+                    "REGEXP_EXTRACT",
+                    "REGEXP_REPLACE",
+                    "DATE_FORMAT",
+                    "TO_TIMESTAMP_LTZ",
+                    "FROM_UNIXTIME",
+                    "CONVERT_TZ",
+                    "CHR",
+                    "ASCII",
+                    "REPEAT",
+                    "LEFT",
+                    "RIGHT",
+                    "LOG",
+                    "TRUNCATE",
+                    "RAND_INTEGER",
+                    "HASH_CODE",
+                    "MD5",
+                    "TIMESTAMPADD",
+                    "TIMESTAMPDIFF",
+                    "YEAR",
+                    "QUARTER",
+                    "WEEK",
+                    "HOUR",
+                    "DAYOFWEEK",
+                    "COUNT",
+                    "SUM",
+                    "AVG",
+                    "MIN",
+                    "MAX",
+                    "STDDEV_POP",
+                    "FIRST_VALUE",
+                    "COLLECT",
+                    "TUMBLE_START",
+                    "PROCTIME",
                 ]);
                 let n = self.rng.small(4);
                 let args: Vec<String> = (0..n)
@@ -710,11 +1023,24 @@ impl Gen<'_> {
                     .collect();
                 format!("{f}({})", args.join(", "))
             }
-            19 => format!("TRIM({} {} FROM {})", self.rng.pick(&["BOTH", "LEADING", "TRAILING"]), self.string_lit(), self.expr(scope, Class::Str, d)),
-            20 => format!("POSITION({} IN {})", self.expr(scope, Class::Str, d), self.expr(scope, Class::Str, d)),
+            19 => format!(
+                "TRIM({} {} FROM {})",
+                self.rng.pick(&["BOTH", "LEADING", "TRAILING"]),
+                self.string_lit(),
+                self.expr(scope, Class::Str, d)
+            ),
+            20 => format!(
+                "POSITION({} IN {})",
+                self.expr(scope, Class::Str, d),
+                self.expr(scope, Class::Str, d)
+            ),
             _ => {
                 let t = random_ty(self.rng);
-                format!("CAST({} AS {})", self.expr(scope, c, d), type_text(self.rng, t, true, false))
+                format!(
+                    "CAST({} AS {})",
+                    self.expr(scope, c, d),
+                    type_text(self.rng, t, true, false)
+                )
             }
         }
     }
@@ -724,12 +1050,22 @@ impl Gen<'_> {
     fn options(&mut self, pairs: &[(String, String)]) -> String {
         let mut parts: Vec<String> = pairs
             .iter()
-            .map(|(k, v)| format!("  '{}' = '{}'", k.replace('\'', "''"), v.replace('\'', "''")))
+            .map(|(k, v)| {
+                format!(
+                    "  '{}' = '{}'",
+                    k.replace('\'', "''"),
+                    v.replace('\'', "''")
+                )
+            })
             .collect();
         if self.wild() {
             let k = hostile_text(self.rng, 3);
             let v = hostile_text(self.rng, 3);
-            parts.push(format!("  {} = {}", string_literal(self.rng, &k), string_literal(self.rng, &v)));
+            parts.push(format!(
+                "  {} = {}",
+                string_literal(self.rng, &k),
+                string_literal(self.rng, &v)
+            ));
         }
         if self.wild() && !parts.is_empty() {
             let i = self.rng.below(parts.len());
@@ -762,7 +1098,10 @@ impl Gen<'_> {
             let e = self.expr(&scope, class, 1);
             cols.push(format!("  {} AS {e}", self.ident(&n)));
         }
-        let ts = rel.columns.iter().find(|c| matches!(c.ty, Ty::Timestamp(p) if p <= 3) || self.wild());
+        let ts = rel
+            .columns
+            .iter()
+            .find(|c| matches!(c.ty, Ty::Timestamp(p) if p <= 3) || self.wild());
         if let Some(ts) = ts {
             if self.rng.chance(30) {
                 let n = self.ident(&ts.name.clone());
@@ -780,13 +1119,20 @@ impl Gen<'_> {
         match kind {
             0 => {
                 opts.push(("connector".into(), "datagen".into()));
-                let rows = if self.wild() { hostile_text(self.rng, 2) } else { self.rng.range(1, 100).to_string() };
+                let rows = if self.wild() {
+                    hostile_text(self.rng, 2)
+                } else {
+                    self.rng.range(1, 100).to_string()
+                };
                 opts.push(("number-of-rows".into(), rows));
                 for c in &rel.columns {
                     if self.rng.chance(40) && c.ty.class() == Class::Int {
                         opts.push((format!("fields.{}.kind", c.name), "sequence".into()));
                         opts.push((format!("fields.{}.start", c.name), "1".into()));
-                        opts.push((format!("fields.{}.end", c.name), self.rng.range(1, 1000).to_string()));
+                        opts.push((
+                            format!("fields.{}.end", c.name),
+                            self.rng.range(1, 1000).to_string(),
+                        ));
                     } else if self.rng.chance(20) {
                         opts.push((format!("fields.{}.kind", c.name), "random".into()));
                         opts.push((format!("fields.{}.min", c.name), self.int_literal()));
@@ -796,7 +1142,11 @@ impl Gen<'_> {
             }
             _ => {
                 opts.push(("connector".into(), "filesystem".into()));
-                let path = if self.wild() { hostile_text(self.rng, 4) } else { format!("data/{}.csv", rel.name) };
+                let path = if self.wild() {
+                    hostile_text(self.rng, 4)
+                } else {
+                    format!("data/{}.csv", rel.name)
+                };
                 opts.push(("path".into(), path));
                 let fmt = if kind == 1 { "csv" } else { "json" };
                 opts.push(("format".into(), fmt.into()));
@@ -804,15 +1154,31 @@ impl Gen<'_> {
                     opts.push((format!("{fmt}.ignore-parse-errors"), "true".into()));
                 }
                 if fmt == "csv" && self.rng.chance(30) {
-                    let delim = if self.wild() { hostile_text(self.rng, 1) } else { "|".into() };
+                    let delim = if self.wild() {
+                        hostile_text(self.rng, 1)
+                    } else {
+                        "|".into()
+                    };
                     opts.push(("csv.field-delimiter".into(), delim));
                 }
             }
         }
-        let temp = if self.rng.chance(20) { "TEMPORARY " } else { "" };
-        let ine = if self.rng.chance(10) { "IF NOT EXISTS " } else { "" };
+        let temp = if self.rng.chance(20) {
+            "TEMPORARY "
+        } else {
+            ""
+        };
+        let ine = if self.rng.chance(10) {
+            "IF NOT EXISTS "
+        } else {
+            ""
+        };
         let with = self.options(&opts);
-        let _ = writeln!(out, "CREATE {temp}TABLE {ine}{name} (\n{}\n) {with};\n", cols.join(",\n"));
+        let _ = writeln!(
+            out,
+            "CREATE {temp}TABLE {ine}{name} (\n{}\n) {with};\n",
+            cols.join(",\n")
+        );
     }
 
     fn sink_table(&mut self, out: &mut String, name: &str, columns: &[Column]) {
@@ -826,7 +1192,17 @@ impl Gen<'_> {
             })
             .collect();
         let opts: Vec<(String, String)> = match self.rng.below(4) {
-            0 => vec![("connector".into(), "print".into()), ("print-identifier".into(), if self.wild() { hostile_text(self.rng, 3) } else { name.to_string() })],
+            0 => vec![
+                ("connector".into(), "print".into()),
+                (
+                    "print-identifier".into(),
+                    if self.wild() {
+                        hostile_text(self.rng, 3)
+                    } else {
+                        name.to_string()
+                    },
+                ),
+            ],
             1 => vec![("connector".into(), "blackhole".into())],
             2 => vec![
                 ("connector".into(), "filesystem".into()),
@@ -844,7 +1220,12 @@ impl Gen<'_> {
     }
 
     /// A FROM clause over the relations; returns its text and the scope.
-    fn from_clause(&mut self, rels: &[Relation], depth: usize) -> (String, Vec<(Option<String>, Column)>) {
+    #[allow(clippy::wrong_self_convention)]
+    fn from_clause(
+        &mut self,
+        rels: &[Relation],
+        depth: usize,
+    ) -> (String, Vec<(Option<String>, Column)>) {
         let a = &rels[self.rng.below(rels.len())];
         let alias_a = if self.rng.chance(40) { Some("l") } else { None };
         let text_a = match alias_a {
@@ -852,7 +1233,11 @@ impl Gen<'_> {
             None => self.ident(&a.name.clone()),
         };
         let qual_a: &str = alias_a.unwrap_or(a.name.as_str());
-        let mut scope: Vec<(Option<String>, Column)> = a.columns.iter().map(|c| (Some(qual_a.to_string()), c.clone())).collect();
+        let mut scope: Vec<(Option<String>, Column)> = a
+            .columns
+            .iter()
+            .map(|c| (Some(qual_a.to_string()), c.clone()))
+            .collect();
         match self.rng.below(10) {
             0 | 1 if rels.len() > 1 || self.wild() => {
                 let mut b = &rels[self.rng.below(rels.len())];
@@ -861,9 +1246,27 @@ impl Gen<'_> {
                 }
                 let qual_b = "r";
                 let kinds: &[&str] = if self.chaos > 0 {
-                    &["JOIN", "INNER JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL OUTER JOIN", "LEFT OUTER JOIN", "CROSS JOIN", "JOIN LATERAL", "NATURAL JOIN"]
+                    &[
+                        "JOIN",
+                        "INNER JOIN",
+                        "LEFT JOIN",
+                        "RIGHT JOIN",
+                        "FULL OUTER JOIN",
+                        "LEFT OUTER JOIN",
+                        "CROSS JOIN",
+                        "JOIN LATERAL",
+                        "NATURAL JOIN",
+                    ]
                 } else {
-                    &["JOIN", "INNER JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL OUTER JOIN", "LEFT OUTER JOIN", "CROSS JOIN"]
+                    &[
+                        "JOIN",
+                        "INNER JOIN",
+                        "LEFT JOIN",
+                        "RIGHT JOIN",
+                        "FULL OUTER JOIN",
+                        "LEFT OUTER JOIN",
+                        "CROSS JOIN",
+                    ]
                 };
                 let kind = *self.rng.pick(kinds);
                 let bname = self.ident(&b.name.clone());
@@ -872,40 +1275,73 @@ impl Gen<'_> {
                 } else {
                     // an equi-join on columns of the same class when there are any
                     let pair = a.columns.iter().find_map(|ca| {
-                        b.columns.iter().find(|cb| cb.ty.class() == ca.ty.class()).map(|cb| (ca, cb))
+                        b.columns
+                            .iter()
+                            .find(|cb| cb.ty.class() == ca.ty.class())
+                            .map(|cb| (ca, cb))
                     });
                     match pair {
                         Some((ca, cb)) if !self.wild() => {
-                            let (na, nb) = (self.ident(&ca.name.clone()), self.ident(&cb.name.clone()));
+                            let (na, nb) =
+                                (self.ident(&ca.name.clone()), self.ident(&cb.name.clone()));
                             let qa = self.ident(qual_a);
                             let mut on = format!(" ON {qa}.{na} = r.{nb}");
                             if self.rng.chance(20) {
-                                let sc = Scope { columns: scope.clone(), aggregates: false };
-                                let _ = write!(on, " AND {}", self.expr(&sc, Class::Bool, self.max_depth.saturating_sub(2)));
+                                let sc = Scope {
+                                    columns: scope.clone(),
+                                    aggregates: false,
+                                };
+                                let _ = write!(
+                                    on,
+                                    " AND {}",
+                                    self.expr(&sc, Class::Bool, self.max_depth.saturating_sub(2))
+                                );
                             }
                             on
                         }
                         _ => {
-                            let sc = Scope { columns: scope.clone(), aggregates: false };
+                            let sc = Scope {
+                                columns: scope.clone(),
+                                aggregates: false,
+                            };
                             format!(" ON {}", self.expr(&sc, Class::Bool, 2))
                         }
                     }
                 };
-                scope.extend(b.columns.iter().map(|c| (Some(qual_b.to_string()), c.clone())));
+                scope.extend(
+                    b.columns
+                        .iter()
+                        .map(|c| (Some(qual_b.to_string()), c.clone())),
+                );
                 (format!("{text_a} {kind} {bname} AS r{on}"), scope)
             }
             2 if depth < 3 => {
                 // a subquery in FROM
                 let (q, cols) = self.query(rels, depth + 1, false);
-                let scope = cols.into_iter().map(|c| (Some("sq".to_string()), c)).collect();
+                let scope = cols
+                    .into_iter()
+                    .map(|c| (Some("sq".to_string()), c))
+                    .collect();
                 (format!("({q}) AS sq"), scope)
             }
-            3 if self.chaos > 0 || a.columns.iter().any(|c| matches!(c.ty, Ty::Timestamp(p) | Ty::TimestampLtz(p) if p <= 3)) => {
+            3 if self.chaos > 0
+                || a.columns
+                    .iter()
+                    .any(|c| matches!(c.ty, Ty::Timestamp(p) | Ty::TimestampLtz(p) if p <= 3)) =>
+            {
                 // a window TVF
-                let ts = a.columns.iter().find(|c| matches!(c.ty, Ty::Timestamp(p) | Ty::TimestampLtz(p) if p <= 3));
+                let ts = a
+                    .columns
+                    .iter()
+                    .find(|c| matches!(c.ty, Ty::Timestamp(p) | Ty::TimestampLtz(p) if p <= 3));
                 let col = match ts {
                     Some(c) => self.ident(&c.name.clone()),
-                    None => self.ident(&a.columns.first().map(|c| c.name.clone()).unwrap_or_default()),
+                    None => self.ident(
+                        &a.columns
+                            .first()
+                            .map(|c| c.name.clone())
+                            .unwrap_or_default(),
+                    ),
                 };
                 let an = self.ident(&a.name.clone());
                 let (i1, i2) = (self.interval(), self.interval());
@@ -914,7 +1350,10 @@ impl Gen<'_> {
                     1 => format!("HOP(TABLE {an}, DESCRIPTOR({col}), {i1}, {i2})"),
                     _ => format!("CUMULATE(TABLE {an}, DESCRIPTOR({col}), {i1}, {i2})"),
                 };
-                (format!("TABLE({tvf})"), a.columns.iter().map(|c| (None, c.clone())).collect())
+                (
+                    format!("TABLE({tvf})"),
+                    a.columns.iter().map(|c| (None, c.clone())).collect(),
+                )
             }
             _ => (text_a, scope),
         }
@@ -925,17 +1364,43 @@ impl Gen<'_> {
         if self.rng.chance(8) {
             // VALUES
             let n = self.rng.range(1, 3);
-            let classes: Vec<Class> = (0..n).map(|_| *self.rng.pick(&[Class::Int, Class::Str, Class::Num, Class::Bool])).collect();
-            let empty = Scope { columns: Vec::new(), aggregates: false };
+            let classes: Vec<Class> = (0..n)
+                .map(|_| {
+                    *self
+                        .rng
+                        .pick(&[Class::Int, Class::Str, Class::Num, Class::Bool])
+                })
+                .collect();
+            let empty = Scope {
+                columns: Vec::new(),
+                aggregates: false,
+            };
             let rows: Vec<String> = (0..self.rng.range(1, 3))
                 .map(|_| {
-                    let vals: Vec<String> = classes.iter().map(|c| self.expr(&empty, *c, self.max_depth - 1)).collect();
+                    let vals: Vec<String> = classes
+                        .iter()
+                        .map(|c| self.expr(&empty, *c, self.max_depth - 1))
+                        .collect();
                     format!("({})", vals.join(", "))
                 })
                 .collect();
-            let cols = classes.iter().enumerate().map(|(i, c)| Column { name: format!("EXPR${i}"), ty: class_ty(*c) }).collect();
+            let cols = classes
+                .iter()
+                .enumerate()
+                .map(|(i, c)| Column {
+                    name: format!("EXPR${i}"),
+                    ty: class_ty(*c),
+                })
+                .collect();
             let body = format!("VALUES {}", rows.join(", "));
-            return (if top { body } else { format!("SELECT * FROM ({body}) AS v") }, cols);
+            return (
+                if top {
+                    body
+                } else {
+                    format!("SELECT * FROM ({body}) AS v")
+                },
+                cols,
+            );
         }
         let (from, scope_cols) = self.from_clause(rels, depth);
         let grouped = self.rng.chance(30);
@@ -943,7 +1408,12 @@ impl Gen<'_> {
         let mut out_cols = Vec::new();
         let mut group_keys = Vec::new();
         if grouped {
-            let keys: Vec<_> = scope_cols.iter().filter(|_| self.rng.chance(30)).take(3).cloned().collect();
+            let keys: Vec<_> = scope_cols
+                .iter()
+                .filter(|_| self.rng.chance(30))
+                .take(3)
+                .cloned()
+                .collect();
             for (q, c) in &keys {
                 let n = self.ident(&c.name);
                 let k = match q {
@@ -954,36 +1424,54 @@ impl Gen<'_> {
                 items.push(k);
                 out_cols.push(c.clone());
             }
-            let sc = Scope { columns: scope_cols.clone(), aggregates: true };
+            let sc = Scope {
+                columns: scope_cols.clone(),
+                aggregates: true,
+            };
             for _ in 0..self.rng.range(1, 3) {
                 let class = *self.rng.pick(&[Class::Int, Class::Num, Class::Str]);
                 let e = self.agg_or(&sc, class, 1);
                 let name = self.fresh("agg");
                 items.push(format!("{e} AS {}", self.ident(&name)));
-                out_cols.push(Column { name, ty: class_ty(class) });
+                out_cols.push(Column {
+                    name,
+                    ty: class_ty(class),
+                });
             }
         } else if self.rng.chance(10) {
             items.push("*".into());
             out_cols.extend(scope_cols.iter().map(|(_, c)| c.clone()));
         } else {
-            let sc = Scope { columns: scope_cols.clone(), aggregates: false };
+            let sc = Scope {
+                columns: scope_cols.clone(),
+                aggregates: false,
+            };
             for _ in 0..self.rng.range(1, 4) {
                 let class = *self.rng.pick(CLASSES);
                 let e = self.expr(&sc, class, 0);
                 let name = self.fresh("c");
                 if self.chaos == 0 || self.rng.chance(80) {
                     items.push(format!("{e} AS {}", self.ident(&name)));
-                    out_cols.push(Column { name, ty: class_ty(class) });
+                    out_cols.push(Column {
+                        name,
+                        ty: class_ty(class),
+                    });
                 } else {
                     let i = out_cols.len();
                     items.push(e);
-                    out_cols.push(Column { name: format!("EXPR${i}"), ty: class_ty(class) });
+                    out_cols.push(Column {
+                        name: format!("EXPR${i}"),
+                        ty: class_ty(class),
+                    });
                 }
             }
         }
         let distinct = if self.rng.chance(10) { "DISTINCT " } else { "" };
         let mut q = format!("SELECT {distinct}{} FROM {from}", items.join(", "));
-        let sc = Scope { columns: scope_cols.clone(), aggregates: false };
+        let sc = Scope {
+            columns: scope_cols.clone(),
+            aggregates: false,
+        };
         if self.rng.chance(40) {
             let w = self.expr(&sc, Class::Bool, 1);
             let _ = write!(q, " WHERE {w}");
@@ -991,8 +1479,15 @@ impl Gen<'_> {
         if grouped && !group_keys.is_empty() {
             let _ = write!(q, " GROUP BY {}", group_keys.join(", "));
             if self.rng.chance(30) {
-                let hs = Scope { columns: Vec::new(), aggregates: true };
-                let h = format!("{} > {}", self.agg_or(&hs, Class::Int, 2), self.rng.small(10));
+                let hs = Scope {
+                    columns: Vec::new(),
+                    aggregates: true,
+                };
+                let h = format!(
+                    "{} > {}",
+                    self.agg_or(&hs, Class::Int, 2),
+                    self.rng.small(10)
+                );
                 let _ = write!(q, " HAVING {h}");
             }
         }
@@ -1000,8 +1495,16 @@ impl Gen<'_> {
             q = format!("{q} UNION ALL {q}");
         }
         if self.rng.chance(10) {
-            let limit = if self.wild() { self.int_literal() } else { self.rng.small(100).to_string() };
-            let _ = write!(q, " ORDER BY 1{} LIMIT {limit}", if self.rng.chance(50) { " DESC" } else { "" });
+            let limit = if self.wild() {
+                self.int_literal()
+            } else {
+                self.rng.small(100).to_string()
+            };
+            let _ = write!(
+                q,
+                " ORDER BY 1{} LIMIT {limit}",
+                if self.rng.chance(50) { " DESC" } else { "" }
+            );
         }
         (q, out_cols)
     }
@@ -1035,7 +1538,12 @@ pub fn job(rng: &mut Rng, chaos: u32) -> String {
     }
     if g.wild() {
         let (k, v) = (hostile_text(g.rng, 3), hostile_text(g.rng, 3));
-        let _ = writeln!(out, "SET {} = {};", string_literal(g.rng, &k), string_literal(g.rng, &v));
+        let _ = writeln!(
+            out,
+            "SET {} = {};",
+            string_literal(g.rng, &k),
+            string_literal(g.rng, &v)
+        );
     }
     let mut rels = Vec::new();
     for _ in 0..g.rng.range(1, 3) {
@@ -1043,7 +1551,10 @@ pub fn job(rng: &mut Rng, chaos: u32) -> String {
         let mut columns: Vec<Column> = Vec::new();
         for _ in 0..g.rng.range(1, 6) {
             let cname = g.fresh("col");
-            columns.push(Column { name: cname, ty: random_ty(g.rng) });
+            columns.push(Column {
+                name: cname,
+                ty: random_ty(g.rng),
+            });
         }
         if g.wild() && !columns.is_empty() {
             // a duplicate or case-colliding column name
@@ -1064,7 +1575,10 @@ pub fn job(rng: &mut Rng, chaos: u32) -> String {
         let temp = if g.rng.chance(50) { "TEMPORARY " } else { "" };
         let _ = writeln!(out, "CREATE {temp}VIEW {} AS\n{q};\n", g.ident(&name));
         if !cols.is_empty() {
-            rels.push(Relation { name, columns: cols });
+            rels.push(Relation {
+                name,
+                columns: cols,
+            });
         }
     }
     // sinks and inserts
@@ -1083,15 +1597,28 @@ pub fn job(rng: &mut Rng, chaos: u32) -> String {
                 ty: if cast_all { Ty::String } else { c.ty },
             })
             .collect();
-        let sink_cols = if sink_cols.is_empty() { vec![Column { name: "o".into(), ty: Ty::String }] } else { sink_cols };
+        let sink_cols = if sink_cols.is_empty() {
+            vec![Column {
+                name: "o".into(),
+                ty: Ty::String,
+            }]
+        } else {
+            sink_cols
+        };
         g.sink_table(&mut out, &name, &sink_cols);
         let q = if cast_all && !q.starts_with("VALUES") {
-            let casts: Vec<String> = (0..cols.len()).map(|i| format!("CAST(`q`.`{}` AS STRING)", cols[i].name.replace('`', "``"))).collect();
+            let casts: Vec<String> = (0..cols.len())
+                .map(|i| format!("CAST(`q`.`{}` AS STRING)", cols[i].name.replace('`', "``")))
+                .collect();
             format!("SELECT {} FROM ({q}) AS q", casts.join(", "))
         } else {
             q
         };
-        let verb = if g.wild() { "INSERT OVERWRITE" } else { "INSERT INTO" };
+        let verb = if g.wild() {
+            "INSERT OVERWRITE"
+        } else {
+            "INSERT INTO"
+        };
         let collist = if g.rng.chance(10) {
             let names: Vec<String> = sink_cols.iter().map(|c| c.name.clone()).collect();
             format!(" ({})", names.join(", "))
@@ -1107,7 +1634,11 @@ pub fn job(rng: &mut Rng, chaos: u32) -> String {
             }
         }
         1 => {
-            let _ = writeln!(out, "EXECUTE STATEMENT SET\nBEGIN\n{}\nEND;", inserts.join("\n"));
+            let _ = writeln!(
+                out,
+                "EXECUTE STATEMENT SET\nBEGIN\n{}\nEND;",
+                inserts.join("\n")
+            );
         }
         _ => {
             let _ = writeln!(out, "BEGIN STATEMENT SET;\n{}\nEND;", inserts.join("\n"));
@@ -1122,23 +1653,149 @@ pub fn job(rng: &mut Rng, chaos: u32) -> String {
 
 /// Fragments spliced in by [`mutate`].
 const DICTIONARY: &[&str] = &[
-    "SELECT", "FROM", "WHERE", "GROUP BY", "HAVING", "ORDER BY", "LIMIT", "UNION ALL", "UNION",
-    "INTERSECT", "EXCEPT", "JOIN", "LEFT JOIN", "ON", "USING", "AS", "DISTINCT", "CASE", "WHEN",
-    "THEN", "ELSE", "END", "CAST(", "AS STRING)", "TRY_CAST(", "NULL", "NOT NULL", "IS NULL",
-    "AND", "OR", "NOT", "IN (", "BETWEEN", "LIKE", "(", ")", ",", ";", ".", "*", "+", "-", "/",
-    "%", "||", "=", "<>", "<", ">", "'", "`", "\"", "''", "``", "--", "/*", "*/", "\n", " ",
-    "INSERT INTO", "INSERT OVERWRITE", "CREATE TABLE", "CREATE VIEW", "CREATE TEMPORARY VIEW",
-    "EXECUTE STATEMENT SET BEGIN", "BEGIN STATEMENT SET;", "END;", "SET", "WITH (", "'connector'",
-    "'filesystem'", "'datagen'", "'print'", "'blackhole'", "'path'", "'format'", "'csv'",
-    "'json'", "'number-of-rows'", "WATERMARK FOR", "PRIMARY KEY", "NOT ENFORCED", "TABLE(",
-    "TUMBLE(", "HOP(", "CUMULATE(", "DESCRIPTOR(", "INTERVAL '1' MINUTE", "INTERVAL", "TIMESTAMP",
-    "TIMESTAMP(3)", "TIMESTAMP_LTZ(3)", "DECIMAL(38, 18)", "DECIMAL(10, 2)", "INT", "BIGINT",
-    "STRING", "VARCHAR(0)", "CHAR(1)", "BOOLEAN", "DATE", "TIME", "DOUBLE", "COUNT(*)", "SUM(",
-    "AVG(", "MIN(", "MAX(", "COUNT(DISTINCT", "COALESCE(", "UPPER(", "SUBSTRING(", "EXTRACT(",
-    "DATE_FORMAT(", "FLOOR(", "CURRENT_TIMESTAMP", "VALUES (1)", "(SELECT 1)", "0", "1", "-1",
-    "2147483648", "9223372036854775808", "1e999", "1.0", "TRUE", "FALSE", "window_start",
-    "window_end", "LATERAL", "OVER (", "ROWS BETWEEN", "WITH x AS (", "IF NOT EXISTS", "COMMENT",
-    "METADATA", "VIRTUAL", "PARTITIONED BY", "LIKE", "\u{0}", "\u{FEFF}", "é", "🦀",
+    "SELECT",
+    "FROM",
+    "WHERE",
+    "GROUP BY",
+    "HAVING",
+    "ORDER BY",
+    "LIMIT",
+    "UNION ALL",
+    "UNION",
+    "INTERSECT",
+    "EXCEPT",
+    "JOIN",
+    "LEFT JOIN",
+    "ON",
+    "USING",
+    "AS",
+    "DISTINCT",
+    "CASE",
+    "WHEN",
+    "THEN",
+    "ELSE",
+    "END",
+    "CAST(",
+    "AS STRING)",
+    "TRY_CAST(",
+    "NULL",
+    "NOT NULL",
+    "IS NULL",
+    "AND",
+    "OR",
+    "NOT",
+    "IN (",
+    "BETWEEN",
+    "LIKE",
+    "(",
+    ")",
+    ",",
+    ";",
+    ".",
+    "*",
+    "+",
+    "-",
+    "/",
+    "%",
+    "||",
+    "=",
+    "<>",
+    "<",
+    ">",
+    "'",
+    "`",
+    "\"",
+    "''",
+    "``",
+    "--",
+    "/*",
+    "*/",
+    "\n",
+    " ",
+    "INSERT INTO",
+    "INSERT OVERWRITE",
+    "CREATE TABLE",
+    "CREATE VIEW",
+    "CREATE TEMPORARY VIEW",
+    "EXECUTE STATEMENT SET BEGIN",
+    "BEGIN STATEMENT SET;",
+    "END;",
+    "SET",
+    "WITH (",
+    "'connector'",
+    "'filesystem'",
+    "'datagen'",
+    "'print'",
+    "'blackhole'",
+    "'path'",
+    "'format'",
+    "'csv'",
+    "'json'",
+    "'number-of-rows'",
+    "WATERMARK FOR",
+    "PRIMARY KEY",
+    "NOT ENFORCED",
+    "TABLE(",
+    "TUMBLE(",
+    "HOP(",
+    "CUMULATE(",
+    "DESCRIPTOR(",
+    "INTERVAL '1' MINUTE",
+    "INTERVAL",
+    "TIMESTAMP",
+    "TIMESTAMP(3)",
+    "TIMESTAMP_LTZ(3)",
+    "DECIMAL(38, 18)",
+    "DECIMAL(10, 2)",
+    "INT",
+    "BIGINT",
+    "STRING",
+    "VARCHAR(0)",
+    "CHAR(1)",
+    "BOOLEAN",
+    "DATE",
+    "TIME",
+    "DOUBLE",
+    "COUNT(*)",
+    "SUM(",
+    "AVG(",
+    "MIN(",
+    "MAX(",
+    "COUNT(DISTINCT",
+    "COALESCE(",
+    "UPPER(",
+    "SUBSTRING(",
+    "EXTRACT(",
+    "DATE_FORMAT(",
+    "FLOOR(",
+    "CURRENT_TIMESTAMP",
+    "VALUES (1)",
+    "(SELECT 1)",
+    "0",
+    "1",
+    "-1",
+    "2147483648",
+    "9223372036854775808",
+    "1e999",
+    "1.0",
+    "TRUE",
+    "FALSE",
+    "window_start",
+    "window_end",
+    "LATERAL",
+    "OVER (",
+    "ROWS BETWEEN",
+    "WITH x AS (",
+    "IF NOT EXISTS",
+    "COMMENT",
+    "METADATA",
+    "VIRTUAL",
+    "PARTITIONED BY",
+    "LIKE",
+    "\u{0}",
+    "\u{FEFF}",
+    "é",
+    "🦀",
 ];
 
 /// Applies 1..=8 random edits to `seed`: deletions, duplications, swaps,
@@ -1346,7 +2003,12 @@ pub fn resource(shape: Shape, n: usize) -> String {
     match shape {
         Shape::Parens => {
             out += &sink("x INT");
-            let _ = write!(out, "INSERT INTO s SELECT {}a{} FROM t;", rep("(", n), rep(")", n));
+            let _ = write!(
+                out,
+                "INSERT INTO s SELECT {}a{} FROM t;",
+                rep("(", n),
+                rep(")", n)
+            );
         }
         Shape::PlusChain => {
             out += &sink("x INT");
@@ -1354,7 +2016,11 @@ pub fn resource(shape: Shape, n: usize) -> String {
         }
         Shape::AndChain => {
             out += &sink("x INT");
-            let _ = write!(out, "INSERT INTO s SELECT a FROM t WHERE c{};", rep(" AND c", n));
+            let _ = write!(
+                out,
+                "INSERT INTO s SELECT a FROM t WHERE c{};",
+                rep(" AND c", n)
+            );
         }
         Shape::ConcatChain => {
             out += &sink("x STRING");
@@ -1366,27 +2032,55 @@ pub fn resource(shape: Shape, n: usize) -> String {
         }
         Shape::NotChain => {
             out += &sink("x INT");
-            let _ = write!(out, "INSERT INTO s SELECT a FROM t WHERE {}c;", rep("NOT ", n));
+            let _ = write!(
+                out,
+                "INSERT INTO s SELECT a FROM t WHERE {}c;",
+                rep("NOT ", n)
+            );
         }
         Shape::NestedCase => {
             out += &sink("x INT");
-            let _ = write!(out, "INSERT INTO s SELECT {}a{} FROM t;", rep("CASE WHEN c THEN ", n), rep(" ELSE 0 END", n));
+            let _ = write!(
+                out,
+                "INSERT INTO s SELECT {}a{} FROM t;",
+                rep("CASE WHEN c THEN ", n),
+                rep(" ELSE 0 END", n)
+            );
         }
         Shape::NestedCalls => {
             out += &sink("x INT");
-            let _ = write!(out, "INSERT INTO s SELECT {}a{} FROM t;", rep("ABS(", n), rep(")", n));
+            let _ = write!(
+                out,
+                "INSERT INTO s SELECT {}a{} FROM t;",
+                rep("ABS(", n),
+                rep(")", n)
+            );
         }
         Shape::NestedCasts => {
             out += &sink("x INT");
-            let _ = write!(out, "INSERT INTO s SELECT {}a{} FROM t;", rep("CAST(", n), rep(" AS INT)", n));
+            let _ = write!(
+                out,
+                "INSERT INTO s SELECT {}a{} FROM t;",
+                rep("CAST(", n),
+                rep(" AS INT)", n)
+            );
         }
         Shape::NestedSubqueries => {
             out += &sink("x INT");
-            let _ = write!(out, "INSERT INTO s SELECT a FROM {}t{};", rep("(SELECT a FROM ", n), rep(")", n));
+            let _ = write!(
+                out,
+                "INSERT INTO s SELECT a FROM {}t{};",
+                rep("(SELECT a FROM ", n),
+                rep(")", n)
+            );
         }
         Shape::UnionChain => {
             out += &sink("x INT");
-            let _ = write!(out, "INSERT INTO s SELECT a FROM t{};", rep(" UNION ALL SELECT a FROM t", n));
+            let _ = write!(
+                out,
+                "INSERT INTO s SELECT a FROM t{};",
+                rep(" UNION ALL SELECT a FROM t", n)
+            );
         }
         Shape::JoinChain => {
             out += &sink("x INT");
@@ -1408,7 +2102,11 @@ pub fn resource(shape: Shape, n: usize) -> String {
         Shape::LongInList => {
             out += &sink("x INT");
             let items: Vec<String> = (0..n).map(|i| i.to_string()).collect();
-            let _ = write!(out, "INSERT INTO s SELECT a FROM t WHERE a IN ({});", items.join(", "));
+            let _ = write!(
+                out,
+                "INSERT INTO s SELECT a FROM t WHERE a IN ({});",
+                items.join(", ")
+            );
         }
         Shape::WideCase => {
             out += &sink("x INT");
@@ -1421,18 +2119,33 @@ pub fn resource(shape: Shape, n: usize) -> String {
         }
         Shape::ManyArgs => {
             out += &sink("x INT");
-            let _ = write!(out, "INSERT INTO s SELECT COALESCE(a{}) FROM t;", rep(", a", n));
+            let _ = write!(
+                out,
+                "INSERT INTO s SELECT COALESCE(a{}) FROM t;",
+                rep(", a", n)
+            );
         }
         Shape::WideTable => {
             let cols: Vec<String> = (0..n).map(|i| format!("c{i} INT")).collect();
-            let _ = writeln!(out, "CREATE TABLE w ({}) WITH ('connector' = 'datagen', 'number-of-rows' = '1');", cols.join(", "));
-            let _ = writeln!(out, "CREATE TABLE ws ({}) WITH ('connector' = 'blackhole');", cols.join(", "));
+            let _ = writeln!(
+                out,
+                "CREATE TABLE w ({}) WITH ('connector' = 'datagen', 'number-of-rows' = '1');",
+                cols.join(", ")
+            );
+            let _ = writeln!(
+                out,
+                "CREATE TABLE ws ({}) WITH ('connector' = 'blackhole');",
+                cols.join(", ")
+            );
             let names: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
             let _ = write!(out, "INSERT INTO ws SELECT {} FROM w;", names.join(", "));
         }
         Shape::ManyInserts => {
             for i in 0..n {
-                let _ = writeln!(out, "CREATE TABLE s{i} (x INT) WITH ('connector' = 'blackhole');");
+                let _ = writeln!(
+                    out,
+                    "CREATE TABLE s{i} (x INT) WITH ('connector' = 'blackhole');"
+                );
             }
             out += "EXECUTE STATEMENT SET BEGIN\n";
             for i in 0..n {
@@ -1443,7 +2156,11 @@ pub fn resource(shape: Shape, n: usize) -> String {
         Shape::ManySelectItems => {
             let cols: Vec<String> = (0..n).map(|i| format!("x{i} INT")).collect();
             out += &sink(&cols.join(", "));
-            let _ = write!(out, "INSERT INTO s SELECT a{} FROM t;", rep(", a", n.saturating_sub(1)));
+            let _ = write!(
+                out,
+                "INSERT INTO s SELECT a{} FROM t;",
+                rep(", a", n.saturating_sub(1))
+            );
         }
         Shape::ManyValuesRows => {
             out += &sink("x INT");
@@ -1452,12 +2169,19 @@ pub fn resource(shape: Shape, n: usize) -> String {
         }
         Shape::ManyOptions => {
             let opts: Vec<String> = (0..n).map(|i| format!("'fields.a.x{i}' = '{i}'")).collect();
-            let _ = writeln!(out, "CREATE TABLE s (x INT) WITH ('connector' = 'blackhole', {});", opts.join(", "));
+            let _ = writeln!(
+                out,
+                "CREATE TABLE s (x INT) WITH ('connector' = 'blackhole', {});",
+                opts.join(", ")
+            );
             out += "INSERT INTO s SELECT a FROM t;";
         }
         Shape::LongIdentifier => {
             let name = "n".repeat(n);
-            let _ = writeln!(out, "CREATE TABLE `{name}` (`{name}` INT) WITH ('connector' = 'blackhole');");
+            let _ = writeln!(
+                out,
+                "CREATE TABLE `{name}` (`{name}` INT) WITH ('connector' = 'blackhole');"
+            );
             let _ = write!(out, "INSERT INTO `{name}` SELECT a AS `{name}` FROM t;");
         }
         Shape::LongString => {
@@ -1481,7 +2205,12 @@ pub fn resource(shape: Shape, n: usize) -> String {
         }
         Shape::MixedNesting => {
             out += &sink("x INT");
-            let _ = write!(out, "INSERT INTO s SELECT {}a{} FROM t;", rep("ABS(1 + CASE WHEN c THEN (", n), rep(") ELSE 0 END)", n));
+            let _ = write!(
+                out,
+                "INSERT INTO s SELECT {}a{} FROM t;",
+                rep("ABS(1 + CASE WHEN c THEN (", n),
+                rep(") ELSE 0 END)", n)
+            );
         }
         Shape::BigFile => {
             out += &sink("x INT");

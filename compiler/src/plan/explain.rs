@@ -29,14 +29,14 @@ struct Ctx<'a> {
     plan: &'a Plan,
     details: Details,
     rows: Vec<Option<f64>>,
-    consumers: Vec<Vec<NodeId>>,
+    /// Edges out of each node (a self-join counts twice).
+    edges: Vec<usize>,
     /// The sinks each node feeds, by table name, in INSERT order.
     feeds: Vec<Vec<String>>,
 }
 
 impl<'a> Ctx<'a> {
     fn new(plan: &'a Plan, details: Details, rows: Vec<Option<f64>>) -> Self {
-        let consumers = plan.consumers();
         let mut feeds: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); plan.nodes.len()];
         for (order, sink) in plan.sinks.iter().enumerate() {
             feeds[sink.index()].insert(order);
@@ -62,19 +62,15 @@ impl<'a> Ctx<'a> {
             plan,
             details,
             rows,
-            consumers,
+            edges: plan.consumer_counts(),
             feeds,
         }
     }
 
+    /// Whether more than one edge reads the node (two consumers, or one
+    /// consumer reading it twice, as a self-join does).
     fn shared(&self, id: NodeId) -> bool {
-        self.consumers[id.index()].len() > 1
-            || self.plan.nodes[..]
-                .iter()
-                .filter(|n| n.kind.inputs().contains(&id))
-                .map(|n| n.kind.inputs().iter().filter(|&&i| i == id).count())
-                .sum::<usize>()
-                > 1
+        self.edges[id.index()] > 1
     }
 
     fn input_fields(&self, id: NodeId) -> Vec<Field> {

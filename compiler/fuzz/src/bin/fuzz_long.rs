@@ -76,7 +76,7 @@ fn parse_args() -> Args {
 /// Case `i` of the run with seed `seed`: the same every time.
 fn case(seed: u64, i: u64, fixtures: &[&str]) -> String {
     let mut rng = Rng::seeded(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ i);
-    any_case(&mut rng, fixtures)
+    any_case(&mut rng, fixtures, 300)
 }
 
 fn main() {
@@ -139,7 +139,7 @@ fn replay(path: &Path, stack_mb: usize) -> i32 {
 }
 
 fn worker(seed: u64, start: u64, out: &Path) {
-    let fixtures = fixture_jobs();
+    let fixtures = fixture_jobs(&stmtc_fuzz::fixtures_dir());
     let fixtures: Vec<&str> = fixtures.iter().map(|(_, t)| t.as_str()).collect();
     let mut saved: HashMap<String, usize> = HashMap::new();
     let stdout = std::io::stdout();
@@ -172,7 +172,12 @@ fn worker(seed: u64, start: u64, out: &Path) {
             let n = saved.entry(f.kind.clone()).or_insert(0);
             *n += 1;
             if *n <= 3 {
-                save(out, &f.kind, &text, &format!("case {i} of seed {seed}\n{}\n", f.detail));
+                save(
+                    out,
+                    &f.kind,
+                    &text,
+                    &format!("case {i} of seed {seed}\n{}\n", f.detail),
+                );
             }
             let mut o = stdout.lock();
             let _ = writeln!(o, "F {}", f.kind.replace('\n', " "));
@@ -187,7 +192,13 @@ fn worker(seed: u64, start: u64, out: &Path) {
 fn slug(kind: &str) -> String {
     let s: String = kind
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .take(60)
         .collect();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -204,7 +215,10 @@ fn save(out: &Path, kind: &str, text: &str, detail: &str) {
         let sql = out.join(format!("{base}-{n}.sql"));
         if !sql.exists() {
             let _ = std::fs::write(&sql, text);
-            let _ = std::fs::write(out.join(format!("{base}-{n}.txt")), format!("{kind}\n{detail}"));
+            let _ = std::fs::write(
+                out.join(format!("{base}-{n}.txt")),
+                format!("{kind}\n{detail}"),
+            );
             return;
         }
     }
@@ -246,7 +260,7 @@ struct Stats {
 }
 
 fn supervise(args: &Args) {
-    let fixtures = fixture_jobs();
+    let fixtures = fixture_jobs(&stmtc_fuzz::fixtures_dir());
     let fixtures: Vec<&str> = fixtures.iter().map(|(_, t)| t.as_str()).collect();
     let started = Instant::now();
     let deadline = started + Duration::from_secs(args.seconds);
@@ -306,7 +320,12 @@ fn supervise(args: &Args) {
                             let _ = child.wait();
                             let text = case(args.seed, i, &fixtures);
                             let kind = format!("hang (over {} s)", args.timeout);
-                            save(&args.out, &kind, &text, &format!("case {i} of seed {}\n", args.seed));
+                            save(
+                                &args.out,
+                                &kind,
+                                &text,
+                                &format!("case {i} of seed {}\n", args.seed),
+                            );
                             *stats.findings.entry(kind).or_insert(0) += 1;
                             stats.executed += 1;
                             stats.restarts += 1;
@@ -320,7 +339,12 @@ fn supervise(args: &Args) {
                     if let Some(i) = current {
                         let text = case(args.seed, i, &fixtures);
                         let kind = format!("worker died ({status})");
-                        save(&args.out, &kind, &text, &format!("case {i} of seed {}\n", args.seed));
+                        save(
+                            &args.out,
+                            &kind,
+                            &text,
+                            &format!("case {i} of seed {}\n", args.seed),
+                        );
                         *stats.findings.entry(kind).or_insert(0) += 1;
                         stats.executed += 1;
                         next = i + 1;
@@ -353,7 +377,10 @@ fn supervise(args: &Args) {
     for (k, n) in kinds {
         summary += &format!("finding x{n}: {k}\n");
     }
-    let _ = std::fs::write(args.out.join(format!("stats-seed{}.txt", args.seed)), &summary);
+    let _ = std::fs::write(
+        args.out.join(format!("stats-seed{}.txt", args.seed)),
+        &summary,
+    );
     print!("{summary}");
 }
 
@@ -390,7 +417,8 @@ fn behaviour(text: &str, args: &Args) -> String {
     loop {
         if let Some(status) = child.try_wait().expect("try_wait") {
             let mut out = String::new();
-            let _ = std::io::Read::read_to_string(&mut child.stdout.take().expect("stdout"), &mut out);
+            let _ =
+                std::io::Read::read_to_string(&mut child.stdout.take().expect("stdout"), &mut out);
             return match status.code() {
                 Some(0) => "ok".into(),
                 Some(1) => out.lines().next().unwrap_or("").to_string(),

@@ -1,5 +1,6 @@
 //! Times one resource shape phase by phase: `probe <Shape> <n> [stack-mb]`.
-//! Also `probe --file job.sql`. Prints the time of `check`, of one text
+//! Also `probe --file job.sql`, and `probe --bytes INPUT` for an input of
+//! the `check_generated` libFuzzer target. Prints the time of `check`, of one text
 //! `explain`, and the first diagnostic.
 
 use std::time::Instant;
@@ -8,7 +9,17 @@ use stmtc::diagnostics::SourceFile;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (text, stack_mb) = if args[0] == "--file" {
+    let (text, stack_mb) = if args[0] == "--bytes" {
+        // A `check_generated` input (e.g. a libFuzzer timeout artifact):
+        // regenerate its job, save it next to the input, and time it.
+        let data = std::fs::read(&args[1]).expect("read");
+        let fixtures = stmtc_fuzz::fixture_jobs(&stmtc_fuzz::fixtures_dir());
+        let fixtures: Vec<&str> = fixtures.iter().map(|(_, t)| t.as_str()).collect();
+        let mut rng = stmtc_fuzz::generator::Rng::from_bytes(&data);
+        let text = stmtc_fuzz::any_case(&mut rng, &fixtures, 300);
+        std::fs::write(format!("{}.sql", args[1]), &text).expect("write");
+        (text, args.get(2).map_or(8, |s| s.parse().expect("stack")))
+    } else if args[0] == "--file" {
         let t = String::from_utf8_lossy(&std::fs::read(&args[1]).expect("read")).into_owned();
         (t, args.get(2).map_or(8, |s| s.parse().expect("stack")))
     } else {
@@ -34,7 +45,11 @@ fn main() {
                 .first()
                 .map(|d| format!("{}..{}: {}", d.span.start, d.span.end, d.message))
                 .unwrap_or_default();
-            print!("{len} bytes; check {check:?} ({} diags) {}", checked.diagnostics.len(), first.chars().take(160).collect::<String>());
+            print!(
+                "{len} bytes; check {check:?} ({} diags) {}",
+                checked.diagnostics.len(),
+                first.chars().take(160).collect::<String>()
+            );
             use std::io::Write as _;
             let _ = std::io::stdout().flush();
             if !checked.has_errors() {
@@ -46,7 +61,11 @@ fn main() {
                 };
                 let t1 = Instant::now();
                 let r = stmtc::explain(SourceFile::new("probe.sql", text), &options, None);
-                print!("; explain {:?} ({})", t1.elapsed(), if r.is_ok() { "ok" } else { "err" });
+                print!(
+                    "; explain {:?} ({})",
+                    t1.elapsed(),
+                    if r.is_ok() { "ok" } else { "err" }
+                );
             }
             println!();
         })

@@ -26,7 +26,11 @@ fn main() {
     for seed in 0..count {
         let text = job(&mut Rng::seeded(seed), chaos);
         let checked = stmtc::check(SourceFile::new("sample.sql", text));
-        match checked.diagnostics.iter().find(|d| d.severity == stmtc::diagnostics::Severity::Error) {
+        match checked
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == stmtc::diagnostics::Severity::Error)
+        {
             None => ok += 1,
             Some(d) => {
                 let key: String = stmtc_fuzz::signature(&d.message).chars().take(70).collect();
@@ -36,7 +40,7 @@ fn main() {
     }
     println!("{ok}/{count} accepted");
     let mut v: Vec<_> = firsts.into_iter().collect();
-    v.sort_by(|a, b| b.1 .0.cmp(&a.1 .0));
+    v.sort_by_key(|e| std::cmp::Reverse(e.1 .0));
     for (k, (n, seed)) in v.into_iter().take(25) {
         println!("{n:6} (seed {seed}) {k}");
     }
