@@ -530,16 +530,7 @@ impl Gen<'_> {
 
     /// A hashable key tuple from columns of `row` (floats as their bits).
     fn key_expr(&self, schema: &[Field], cols: &[usize]) -> TokenStream {
-        let parts = cols.iter().map(|&c| {
-            let ident = col_ident(c);
-            match schema[c].ty.kind {
-                TypeKind::Double => quote!(row.#ident.map(rt::ops::aggregate::f64_key)),
-                TypeKind::Float => {
-                    quote!(row.#ident.map(|v| rt::ops::aggregate::f64_key(v as f64)))
-                }
-                _ => quote!(row.#ident.clone()),
-            }
-        });
+        let parts = cols.iter().map(|&c| key_value(schema, c));
         quote!((#(#parts,)*))
     }
 
@@ -562,39 +553,42 @@ impl Gen<'_> {
                     let c = col_ident(call.args[k]);
                     quote!(row.#c)
                 };
-                let update = if call.distinct {
-                    let v = match call.args.first() {
-                        Some(&c) => {
-                            let ident = col_ident(c);
-                            match input[c].ty.kind {
-                                TypeKind::Double => quote!(row.#ident.map(rt::ops::aggregate::f64_key)),
-                                TypeKind::Float => quote!(row.#ident.map(|v| rt::ops::aggregate::f64_key(v as f64))),
-                                _ => quote!(row.#ident.clone()),
+                let update =
+                    if call.distinct {
+                        let v = match call.args.first() {
+                            Some(&c) => key_value(input, c),
+                            None => return Err("DISTINCT without an argument".to_string()),
+                        };
+                        quote!(acc.#x.add(#v);)
+                    } else {
+                        match (call.function, call.args.is_empty()) {
+                            (AggregateFunction::Count, true) => quote!(acc.#x.add_row();),
+                            (AggregateFunction::Count, false) => {
+                                let v = arg(0);
+                                quote!(acc.#x.add(&#v);)
                             }
+                            (AggregateFunction::Sum | AggregateFunction::Avg, _)
+                                if matches!(input[call.args[0]].ty.kind, TypeKind::Float) =>
+                            {
+                                let v = arg(0);
+                                quote!(acc.#x.add(#v.map(|v| v as f64));)
+                            }
+                            (
+                                AggregateFunction::Sum
+                                | AggregateFunction::Avg
+                                | AggregateFunction::Min
+                                | AggregateFunction::Max,
+                                _,
+                            ) => {
+                                let v = arg(0);
+                                quote!(acc.#x.add(#v);)
+                            }
+                            (other, _) => return Err(format!(
+                                "the aggregate function {} is not supported by code generation yet",
+                                other.name()
+                            )),
                         }
-                        None => return Err("DISTINCT without an argument".to_string()),
                     };
-                    quote!(acc.#x.add(#v);)
-                } else {
-                    match (call.function, call.args.is_empty()) {
-                        (AggregateFunction::Count, true) => quote!(acc.#x.add_row();),
-                        (AggregateFunction::Count, false) => {
-                            let v = arg(0);
-                            quote!(acc.#x.add(&#v);)
-                        }
-                        (AggregateFunction::Sum | AggregateFunction::Avg, _)
-                            if matches!(input[call.args[0]].ty.kind, TypeKind::Float) =>
-                        {
-                            let v = arg(0);
-                            quote!(acc.#x.add(#v.map(|v| v as f64));)
-                        }
-                        (AggregateFunction::Sum | AggregateFunction::Avg | AggregateFunction::Min | AggregateFunction::Max, _) => {
-                            let v = arg(0);
-                            quote!(acc.#x.add(#v);)
-                        }
-                        (other, _) => return Err(format!("the aggregate function {} is not supported by code generation yet", other.name())),
-                    }
-                };
                 Ok(match call.filter {
                     Some(f) => {
                         let c = col_ident(f);
@@ -1461,6 +1455,16 @@ impl Gen<'_> {
                 }
             }
         })
+    }
+}
+
+/// Column `c` of `row` as a hashable key value (floats as their bits).
+fn key_value(schema: &[Field], c: usize) -> TokenStream {
+    let ident = col_ident(c);
+    match schema[c].ty.kind {
+        TypeKind::Double => quote!(row.#ident.map(rt::ops::aggregate::f64_key)),
+        TypeKind::Float => quote!(row.#ident.map(|v| rt::ops::aggregate::f64_key(v as f64))),
+        _ => quote!(row.#ident.clone()),
     }
 }
 
