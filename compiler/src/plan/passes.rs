@@ -8,6 +8,7 @@
 
 use super::Plan;
 
+mod aggregate_join_transpose;
 mod constant_folding;
 mod identity_calc;
 mod merge_calcs;
@@ -41,6 +42,10 @@ pub(crate) const PASSES: &[Pass] = &[
     Pass {
         name: "projection_into_aggregate",
         run: projection_into_aggregate::run,
+    },
+    Pass {
+        name: "aggregate_join_transpose",
+        run: aggregate_join_transpose::run,
     },
     Pass {
         name: "identity_calc",

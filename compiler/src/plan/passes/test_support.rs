@@ -48,3 +48,22 @@ pub(crate) fn check_pass(name: &str, sql: &str, expected: &str) {
 fn body(text: &str) -> String {
     text.lines().skip(2).collect::<Vec<_>>().join("\n")
 }
+
+/// The explain text (without the header line) of the fully optimized plan.
+pub(crate) fn optimized_text(sql: &str) -> String {
+    let (file, plan) = lowered(sql);
+    let plan = super::optimize(plan, &mut |_, _| {});
+    crate::plan::verify::check(&plan).unwrap_or_else(|e| panic!("optimizing broke the plan: {e}"));
+    body(&text(&plan, &file, Details::default(), Vec::new()))
+}
+
+/// Optimizes `sql` with every pass and compares the plan text.
+#[track_caller]
+pub(crate) fn check_optimized(sql: &str, expected: &str) {
+    let actual = optimized_text(sql);
+    assert_eq!(
+        actual.trim(),
+        expected.trim(),
+        "\n--- optimized ---\n{actual}\n"
+    );
+}
