@@ -96,6 +96,10 @@ impl<K: Hash + Eq, A> HashAggregate<K, A> {
 
     /// Folds another partial table into this one.
     pub fn merge(&mut self, other: Self, mut merge_acc: impl FnMut(&mut A, A)) {
+        // Every map hashes alike (fixed seed): inserting one map's entries in
+        // its bucket order into a map that grows meanwhile clusters them, so
+        // make room first.
+        self.map.reserve(other.map.len());
         for (k, a) in other.map {
             match self.map.get_mut(&k) {
                 Some(mine) => merge_acc(mine, a),
@@ -424,8 +428,10 @@ impl<T: Hash + Eq> CountDistinct<T> {
     pub fn merge(&mut self, o: Self) {
         if o.seen.len() > self.seen.len() {
             let mine = std::mem::replace(&mut self.seen, o.seen);
+            self.seen.reserve(mine.len());
             self.seen.extend(mine);
         } else {
+            self.seen.reserve(o.seen.len());
             self.seen.extend(o.seen);
         }
     }

@@ -68,6 +68,8 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
     pub fn merge(&mut self, other: Self) {
         let JoinTable { rows, next, heads } = other;
         let mut rows: Vec<Option<B>> = rows.into_iter().map(Some).collect();
+        // Same hasher in every table: make room before inserting in bucket order.
+        self.heads.reserve(heads.len());
         for (key, (first, _)) in heads {
             let mut i = first;
             let mut chain = vec![i];

@@ -155,6 +155,7 @@ impl<K: Hash + Eq> Distinct<K> {
 
     /// Merges per-thread sets; the result holds each distinct key once.
     pub fn merge(&mut self, other: Self) {
+        self.seen.reserve(other.seen.len());
         self.seen.extend(other.seen);
     }
 
