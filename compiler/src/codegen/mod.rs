@@ -553,42 +553,51 @@ impl Gen<'_> {
                     let c = col_ident(call.args[k]);
                     quote!(row.#c)
                 };
-                let update =
-                    if call.distinct {
-                        let v = match call.args.first() {
-                            Some(&c) => key_value(input, c),
-                            None => return Err("DISTINCT without an argument".to_string()),
-                        };
-                        quote!(acc.#x.add(#v);)
-                    } else {
-                        match (call.function, call.args.is_empty()) {
-                            (AggregateFunction::Count, true) => quote!(acc.#x.add_row();),
-                            (AggregateFunction::Count, false) => {
-                                let v = arg(0);
-                                quote!(acc.#x.add(&#v);)
-                            }
-                            (AggregateFunction::Sum | AggregateFunction::Avg, _)
-                                if matches!(input[call.args[0]].ty.kind, TypeKind::Float) =>
-                            {
-                                let v = arg(0);
-                                quote!(acc.#x.add(#v.map(|v| v as f64));)
-                            }
-                            (
-                                AggregateFunction::Sum
-                                | AggregateFunction::Avg
-                                | AggregateFunction::Min
-                                | AggregateFunction::Max,
-                                _,
-                            ) => {
-                                let v = arg(0);
-                                quote!(acc.#x.add(#v);)
-                            }
-                            (other, _) => return Err(format!(
+                let update = if call.distinct {
+                    let v = match call.args.first() {
+                        Some(&c) => key_value(input, c),
+                        None => return Err("DISTINCT without an argument".to_string()),
+                    };
+                    quote!(acc.#x.add(#v);)
+                } else {
+                    match (call.function, call.args.is_empty()) {
+                        (AggregateFunction::Count, true) => quote!(acc.#x.add_row();),
+                        (AggregateFunction::Count, false) => {
+                            let v = arg(0);
+                            quote!(acc.#x.add(&#v);)
+                        }
+                        (AggregateFunction::Sum | AggregateFunction::Avg, _)
+                            if matches!(input[call.args[0]].ty.kind, TypeKind::Float) =>
+                        {
+                            let v = arg(0);
+                            quote!(acc.#x.add(#v.map(|v| v as f64));)
+                        }
+                        (AggregateFunction::Min | AggregateFunction::Max, _)
+                            if !is_copy(&input[call.args[0]].ty) =>
+                        {
+                            // Strings and bytes: compare borrowed, copy
+                            // only a new minimum or maximum.
+                            let v = arg(0);
+                            quote!(acc.#x.add_ref(#v.as_deref(), ToOwned::to_owned);)
+                        }
+                        (
+                            AggregateFunction::Sum
+                            | AggregateFunction::Avg
+                            | AggregateFunction::Min
+                            | AggregateFunction::Max,
+                            _,
+                        ) => {
+                            let v = arg(0);
+                            quote!(acc.#x.add(#v);)
+                        }
+                        (other, _) => {
+                            return Err(format!(
                                 "the aggregate function {} is not supported by code generation yet",
                                 other.name()
-                            )),
+                            ))
                         }
-                    };
+                    }
+                };
                 Ok(match call.filter {
                     Some(f) => {
                         let c = col_ident(f);
@@ -1456,6 +1465,14 @@ impl Gen<'_> {
             }
         })
     }
+}
+
+/// Whether values of `ty` are `Copy` in generated code (all but strings and bytes).
+fn is_copy(ty: &DataType) -> bool {
+    !matches!(
+        ty.kind,
+        TypeKind::Char(_) | TypeKind::Varchar(_) | TypeKind::Binary(_) | TypeKind::Varbinary(_)
+    )
 }
 
 /// Column `c` of `row` as a hashable key value (floats as their bits).
