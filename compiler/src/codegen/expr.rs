@@ -104,7 +104,7 @@ pub(crate) fn value_type(ty: &DataType) -> TokenStream {
         TypeKind::Float => quote!(f32),
         TypeKind::Double => quote!(f64),
         TypeKind::Decimal { .. } => quote!(rt::value::Decimal),
-        TypeKind::Char(_) | TypeKind::Varchar(_) => quote!(String),
+        TypeKind::Char(_) | TypeKind::Varchar(_) => quote!(rt::value::Str),
         TypeKind::Binary(_) | TypeKind::Varbinary(_) => quote!(Vec<u8>),
         TypeKind::Date => quote!(rt::value::Date),
         TypeKind::Time(_) => quote!(rt::value::Time),
@@ -173,6 +173,18 @@ impl Gen<'_> {
     }
 
     fn expr(&mut self, e: &Expr) -> GenResult {
+        let value = self.expr_of_kind(e)?;
+        Ok(match e.kind {
+            // A computed string (a function's `String`, a borrowed `&str`)
+            // becomes the row's string type; columns, literals and CASE
+            // branches (each an expression of its own) already are.
+            ExprKind::Column(_) | ExprKind::Literal(_) | ExprKind::Case { .. } => value,
+            _ if e.ty.is_string() => quote!(#value.map(rt::value::Str::from)),
+            _ => value,
+        })
+    }
+
+    fn expr_of_kind(&mut self, e: &Expr) -> GenResult {
         match &e.kind {
             ExprKind::Column(i) => {
                 let place = (self.column)(*i);
@@ -319,7 +331,7 @@ impl Gen<'_> {
                 let r = self.expr(right)?;
                 Ok(self.strict(vec![l, r], |v| {
                     let (a, b) = (&v[0], &v[1]);
-                    quote!({ let mut #a = #a; #a.push_str(&#b); Some(#a) })
+                    quote!(Some([#a.as_str(), #b.as_str()].concat()))
                 }))
             }
             _ => self.arithmetic(op, left, right, ty),
@@ -916,7 +928,7 @@ fn literal(lit: &Literal, ty: &DataType) -> GenResult {
         }
         (Literal::Double(bits), TypeKind::Double) => double_literal(f64::from_bits(*bits)),
         (Literal::Double(bits), TypeKind::Float) => float_literal(f64::from_bits(*bits) as f32),
-        (Literal::String(s), kind) if kind.is_string() => quote!(String::from(#s)),
+        (Literal::String(s), kind) if kind.is_string() => quote!(rt::value::Str::from(#s)),
         (Literal::Date(days), TypeKind::Date) => quote!(rt::value::Date(#days)),
         // Flink keeps TIME as milliseconds of the day.
         (Literal::Time(nanos), TypeKind::Time(_)) => {

@@ -578,7 +578,12 @@ impl Gen<'_> {
                             // Strings and bytes: compare borrowed, copy
                             // only a new minimum or maximum.
                             let v = arg(0);
-                            quote!(acc.#x.add_ref(#v.as_deref(), ToOwned::to_owned);)
+                            let to_owned = if input[call.args[0]].ty.is_string() {
+                                quote!(|s: &str| rt::value::Str::from(s))
+                            } else {
+                                quote!(ToOwned::to_owned)
+                            };
+                            quote!(acc.#x.add_ref(#v.as_deref(), #to_owned);)
                         }
                         (
                             AggregateFunction::Sum
@@ -1507,7 +1512,9 @@ fn record_getter(ty: &DataType, col: usize) -> GenResult<TokenStream> {
             let t = decimal_type(ty.kind);
             quote!(rec.decimal(#col, #t)?)
         }
-        TypeKind::Char(_) | TypeKind::Varchar(_) => quote!(rec.str(#col)?.map(|s| s.into_owned())),
+        TypeKind::Char(_) | TypeKind::Varchar(_) => {
+            quote!(rec.str(#col)?.map(rt::value::Str::from))
+        }
         TypeKind::Binary(_) | TypeKind::Varbinary(_) => quote!(rec.bytes(#col)?),
         TypeKind::Date => quote!(rec.date(#col)?),
         TypeKind::Time(p) => quote!(rec.time(#col, #p)?),
@@ -1531,7 +1538,9 @@ fn datagen_getter(ty: &DataType, col: usize) -> GenResult<TokenStream> {
             let t = decimal_type(ty.kind);
             quote!(r.decimal(#col, #t))
         }
-        TypeKind::Char(_) | TypeKind::Varchar(_) => quote!(r.string(#col)),
+        TypeKind::Char(_) | TypeKind::Varchar(_) => {
+            quote!(r.string(#col).map(rt::value::Str::from))
+        }
         TypeKind::Binary(_) | TypeKind::Varbinary(_) => quote!(r.bytes(#col)),
         TypeKind::Date => quote!(r.date(#col)),
         TypeKind::Time(_) => quote!(r.time(#col)),

@@ -19,7 +19,7 @@
 //! ```
 
 use crate::text::{base64, number};
-use crate::value::{Date, Decimal, DecimalType, FractionStyle, Time, Timestamp};
+use crate::value::{Date, Decimal, DecimalType, FractionStyle, Str, Time, Timestamp};
 
 /// A value as the formats see it. Generated code usually passes plain Rust
 /// values through [`SinkValue`]; `Field` is the common currency.
@@ -69,6 +69,7 @@ sink_value!(f64, v => Field::F64(*v));
 sink_value!(str, v => Field::Str(v));
 sink_value!(&str, v => Field::Str(v));
 sink_value!(String, v => Field::Str(v));
+sink_value!(Str, v => Field::Str(v));
 sink_value!(Date, v => Field::Date(*v));
 sink_value!(Time, v => Field::Time(*v));
 sink_value!(Timestamp, v => Field::Timestamp(*v));

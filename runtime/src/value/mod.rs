@@ -2,7 +2,9 @@
 
 pub mod decimal;
 pub mod logic;
+pub mod string;
 pub mod temporal;
 
 pub use decimal::{Decimal, DecimalError, DecimalType};
+pub use string::Str;
 pub use temporal::{Date, FractionStyle, SessionZone, Time, Timestamp};

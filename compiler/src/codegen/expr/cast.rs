@@ -84,7 +84,7 @@ fn fit_length(from: TypeKind, to: TypeKind) -> Option<TokenStream> {
         TypeKind::Char(n) => (n, true),
         _ => return None,
     };
-    Some(quote!(|s| rt::func::string::cast_length(s, #n, #pad)))
+    Some(quote!(|s| rt::func::string::cast_length(String::from(s), #n, #pad)))
 }
 
 fn int_type(kind: TypeKind) -> Option<TokenStream> {

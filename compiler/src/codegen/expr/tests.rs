@@ -138,9 +138,9 @@ fn f() {
             _ => None,
         },
     ) {
-        Some(String::from("pos"))
+        Some(rt::value::Str::from("pos"))
     } else {
-        None::<String>
+        None::<rt::value::Str>
     };
 }"#,
     );
@@ -320,7 +320,7 @@ fn getter(i: usize, ty: &DataType) -> TokenStream {
         TypeKind::Date => quote!(rec.date(#i)?),
         TypeKind::Time(p) => quote!(rec.time(#i, #p)?),
         TypeKind::Timestamp(p) => quote!(rec.timestamp(#i, #p)?),
-        _ => quote!(rec.str(#i)?.map(|s| s.into_owned())),
+        _ => quote!(rec.str(#i)?.map(rt::value::Str::from)),
     }
 }
 
