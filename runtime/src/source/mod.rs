@@ -195,6 +195,13 @@ pub trait Record {
                 return Ok(Some(std::borrow::Cow::Owned(json::compact(t))));
             }
         };
+        if bytes.is_ascii() {
+            // SAFETY: ASCII bytes are valid UTF-8. (The common case; checking
+            // it word by word is cheaper than the full UTF-8 validation.)
+            return Ok(Some(std::borrow::Cow::Borrowed(unsafe {
+                std::str::from_utf8_unchecked(bytes)
+            })));
+        }
         match std::str::from_utf8(bytes) {
             Ok(s) => Ok(Some(std::borrow::Cow::Borrowed(s))),
             Err(_) => self.bad_field(col, &"STRING (invalid UTF-8)"),

@@ -151,10 +151,33 @@ pub fn parse_int_range(text: &[u8], min: i64, max: i64) -> Option<i64> {
         b'+' => (false, &text[1..]),
         _ => (false, text),
     };
-    if digits.is_empty() || digits.len() > 19 {
+    if digits.is_empty() {
         return None;
     }
-    // Accumulate negatively so i64::MIN parses.
+    let digits = if digits.len() > 18 {
+        // Leading zeros do not count towards the length (Long.parseLong).
+        let zeros = digits.iter().take_while(|&&c| c == b'0').count();
+        &digits[zeros.min(digits.len() - 1)..]
+    } else {
+        digits
+    };
+    if digits.len() > 19 {
+        return None;
+    }
+    if digits.len() <= 18 {
+        // Up to 18 digits cannot overflow an i64: no checks per digit.
+        let mut acc: i64 = 0;
+        for &c in digits {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                return None;
+            }
+            acc = acc * 10 + d as i64;
+        }
+        let v = if neg { -acc } else { acc };
+        return (min..=max).contains(&v).then_some(v);
+    }
+    // 19 digits: accumulate negatively so i64::MIN parses.
     let mut acc: i64 = 0;
     for &c in digits {
         let d = c.wrapping_sub(b'0');
@@ -277,6 +300,43 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn integers_parse_like_java_at_every_length() {
+        let mut cases: Vec<String> = vec![
+            "0",
+            "-0",
+            "+0",
+            "+7",
+            "-",
+            "+",
+            "",
+            "1a",
+            "--1",
+            " 1",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "99999999999999999999",
+            "000000000000000000001",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect();
+        for n in 1..=19 {
+            cases.push("9".repeat(n));
+            cases.push(format!("-{}", "9".repeat(n)));
+            cases.push(format!("1{}", "0".repeat(n - 1)));
+        }
+        for c in &cases {
+            // Rust's parser agrees with Long.parseLong on these forms.
+            let expected = c.parse::<i64>().ok();
+            assert_eq!(parse_i64(c.as_bytes()), expected, "{c:?}");
+            let expected32 = c.parse::<i32>().ok();
+            assert_eq!(parse_i32(c.as_bytes()), expected32, "{c:?}");
+        }
+    }
 
     fn d(v: f64) -> String {
         let mut o = Vec::new();
