@@ -96,6 +96,11 @@ impl<K: Hash + Eq, A> HashAggregate<K, A> {
 
     /// Folds another partial table into this one.
     pub fn merge(&mut self, other: Self, mut merge_acc: impl FnMut(&mut A, A)) {
+        if self.map.is_empty() {
+            // The first partial folded into an empty table: take it whole.
+            self.map = other.map;
+            return;
+        }
         // Every map hashes alike (fixed seed): inserting one map's entries in
         // its bucket order into a map that grows meanwhile clusters them, so
         // make room first.

@@ -66,6 +66,11 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
 
     /// Appends another (per-thread) build table; each key's rows keep their order.
     pub fn merge(&mut self, other: Self) {
+        if self.rows.is_empty() {
+            // The first partial folded into an empty table: take it whole.
+            *self = other;
+            return;
+        }
         let JoinTable { rows, next, heads } = other;
         let mut rows: Vec<Option<B>> = rows.into_iter().map(Some).collect();
         // Same hasher in every table: make room before inserting in bucket order.

@@ -155,6 +155,10 @@ impl<K: Hash + Eq> Distinct<K> {
 
     /// Merges per-thread sets; the result holds each distinct key once.
     pub fn merge(&mut self, other: Self) {
+        if self.seen.is_empty() {
+            self.seen = other.seen;
+            return;
+        }
         self.seen.reserve(other.seen.len());
         self.seen.extend(other.seen);
     }
