@@ -693,7 +693,8 @@ impl Gen<'_> {
                 } else {
                     quote!(rt::ops::aggregate::MinMax::max())
                 };
-                (quote!(rt::ops::aggregate::MinMax<#vt>), init)
+                let is_max = call.function == AggregateFunction::Max;
+                (quote!(rt::ops::aggregate::MinMax<#vt, #is_max>), init)
             }
             other => {
                 return Err(format!(

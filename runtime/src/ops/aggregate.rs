@@ -342,33 +342,34 @@ impl AvgDecimal {
     }
 }
 
-/// MIN or MAX of any ordered type (floats via `PartialOrd`).
+/// MIN (`MAX = false`) or MAX (`MAX = true`) of any ordered type (floats via
+/// `PartialOrd`). Which one is part of the type, so a group's accumulators
+/// stay small (they live in the hash table, one per group).
 #[derive(Clone, Debug)]
-pub struct MinMax<T> {
+pub struct MinMax<T, const MAX: bool> {
     pub value: Option<T>,
-    max: bool,
 }
 
-impl<T: PartialOrd> MinMax<T> {
+impl<T: PartialOrd> MinMax<T, false> {
     pub fn min() -> Self {
-        MinMax {
-            value: None,
-            max: false,
-        }
+        MinMax { value: None }
     }
+}
+
+impl<T: PartialOrd> MinMax<T, true> {
     pub fn max() -> Self {
-        MinMax {
-            value: None,
-            max: true,
-        }
+        MinMax { value: None }
     }
+}
+
+impl<T: PartialOrd, const MAX: bool> MinMax<T, MAX> {
     #[inline]
     pub fn add(&mut self, v: Option<T>) {
         if let Some(v) = v {
             let replace = match &self.value {
                 None => true,
                 Some(cur) => {
-                    if self.max {
+                    if MAX {
                         v > *cur
                     } else {
                         v < *cur
@@ -391,7 +392,7 @@ impl<T: PartialOrd> MinMax<T> {
             let replace = match &self.value {
                 None => true,
                 Some(cur) => {
-                    if self.max {
+                    if MAX {
                         v > cur.borrow()
                     } else {
                         v < cur.borrow()
@@ -458,7 +459,7 @@ mod tests {
         count: Count,
         sum: SumInt<i32>,
         avg: AvgInt,
-        min: Option<MinMax<String>>,
+        min: Option<MinMax<String, false>>,
         distinct: CountDistinct<i32>,
     }
 
