@@ -247,7 +247,9 @@ mod tests {
         for a in words {
             for b in words {
                 assert_eq!(Str::from(a).cmp(&Str::from(b)), a.cmp(b), "{a} {b}");
-                assert_eq!(Str::from(a) == Str::from(b), a == b);
+                let (x, y) = (Str::from(a), Str::from(b));
+                assert_eq!(x == y, a == b);
+                assert_eq!(x == *b, a == b);
             }
         }
         let mut m: HashMap<Str, i32> = HashMap::new();
