@@ -8,7 +8,6 @@
 use std::fmt::Write as _;
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
-use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term;
 use serde::Serialize;
 
@@ -202,8 +201,13 @@ impl SourceFile {
 }
 
 /// Renders diagnostics as `job.sql:12:5: error: ...` followed by a code frame.
+///
+/// A frame shows only the lines its labels touch. A line longer than
+/// [`LONG_LINE`] characters (generated or minified SQL) is cut to windows of
+/// [`WINDOW`] characters around each label end, with `…` where text was left
+/// out, so the output stays proportional to the number of diagnostics, not to
+/// their number times the line length. Locations stay exact.
 pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> String {
-    let files = SimpleFile::new(file.name.as_str(), file.text.as_str());
     let config = term::Config::default();
     let mut out = String::new();
     for d in diagnostics {
@@ -217,11 +221,16 @@ pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> Str
             "{}:{}:{}: {severity}: {}",
             file.name, at.line, at.column, d.message
         );
-        let mut labels = vec![Label::primary((), clamp(file, d.span))];
+        let spans: Vec<std::ops::Range<usize>> = std::iter::once(d.span)
+            .chain(d.related.iter().map(|(span, _)| *span))
+            .map(|span| clamp(file, span))
+            .collect();
+        let frame = Frame::new(file, &spans, &config);
+        let mut labels = vec![Label::primary((), frame.range(&spans[0]))];
         labels.extend(
-            d.related
-                .iter()
-                .map(|(span, text)| Label::secondary((), clamp(file, *span)).with_message(text)),
+            d.related.iter().zip(&spans[1..]).map(|((_, text), span)| {
+                Label::secondary((), frame.range(span)).with_message(text)
+            }),
         );
         let mut notes: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();
         if let Some(help) = &d.help {
@@ -237,10 +246,10 @@ pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> Str
         let rendered = if color {
             let mut buffer = Vec::new();
             let mut writer = term::termcolor::Ansi::new(&mut buffer);
-            term::emit_to_write_style(&mut writer, &config, &files, &cs)
+            term::emit_to_write_style(&mut writer, &config, &frame, &cs)
                 .map(|()| String::from_utf8_lossy(&buffer).into_owned())
         } else {
-            term::emit_into_string(&config, &files, &cs)
+            term::emit_into_string(&config, &frame, &cs)
         };
         match rendered {
             // The frame repeats the headline; keep ours (it carries file:line:col first).
@@ -251,6 +260,269 @@ pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> Str
         }
     }
     out
+}
+
+/// Lines longer than this (in characters) are shown in windows.
+pub const LONG_LINE: usize = 200;
+/// Characters shown on each side of a label's start and end on a long line.
+pub const WINDOW: usize = 60;
+const ELLIPSIS: &str = "…";
+
+/// The source one code frame needs: the lines its labels touch (long ones
+/// cut to windows), in a small text of its own. Line indices are the real
+/// ones; byte offsets are into `text`; locations map back to the real file.
+/// Building it costs the size of the frame, not of the file.
+struct Frame<'a> {
+    file: &'a SourceFile,
+    text: String,
+    /// Sorted by line.
+    lines: Vec<FrameLine>,
+}
+
+struct FrameLine {
+    /// 0-based line index in the real file.
+    line: usize,
+    /// Byte range of the line (with its line break) in `Frame::text`.
+    range: std::ops::Range<usize>,
+    /// The kept pieces of the real line, in order.
+    pieces: Vec<Piece>,
+}
+
+/// `len` bytes at `real` in the file are at `at` in the frame's text.
+#[derive(Clone, Copy)]
+struct Piece {
+    real: usize,
+    at: usize,
+    len: usize,
+}
+
+impl<'a> Frame<'a> {
+    /// `spans`: the clamped label ranges (on character boundaries).
+    fn new(file: &'a SourceFile, spans: &[std::ops::Range<usize>], config: &term::Config) -> Self {
+        let line_of = |offset: usize| file.line_starts.partition_point(|&s| s <= offset) - 1;
+        // (line, offset) of every label end: the columns a frame points at.
+        let mut points: Vec<(usize, usize)> = Vec::new();
+        let mut shown: Vec<usize> = Vec::new();
+        for span in spans {
+            let (first, last) = (line_of(span.start), line_of(span.end));
+            points.push((first, span.start));
+            points.push((last, span.end));
+            shown.push(first);
+            shown.push(last);
+            if first != last {
+                // The lines codespan shows inside a multi-line label.
+                let top = (first + 1..last).take(config.start_context_lines);
+                let bottom = last.saturating_sub(config.end_context_lines).max(first + 1)..last;
+                shown.extend(top.chain(bottom));
+            }
+        }
+        shown.sort_unstable();
+        shown.dedup();
+        // codespan prints a single skipped line instead of a `·` break.
+        let gaps: Vec<usize> = shown
+            .windows(2)
+            .filter(|w| w[1] - w[0] == 2)
+            .map(|w| w[0] + 1)
+            .collect();
+        shown.extend(gaps);
+        shown.sort_unstable();
+        shown.dedup();
+        points.sort_unstable();
+
+        let mut frame = Frame {
+            file,
+            text: String::new(),
+            lines: Vec::with_capacity(shown.len()),
+        };
+        for line in shown {
+            let on_line: Vec<usize> = points
+                .iter()
+                .filter(|(l, _)| *l == line)
+                .map(|(_, p)| *p)
+                .collect();
+            frame.push_line(line, &on_line);
+        }
+        frame
+    }
+
+    fn push_line(&mut self, line: usize, points: &[usize]) {
+        let file = self.file;
+        let start = file.line_starts[line];
+        let end = file
+            .line_starts
+            .get(line + 1)
+            .copied()
+            .unwrap_or(file.text.len());
+        // The line's text without its line break.
+        let content_end = if file.text[start..end].ends_with('\n') {
+            end - 1
+        } else {
+            end
+        };
+        let at = self.text.len();
+        let ascii = file.ascii_lines[line];
+        let content = &file.text[start..content_end];
+        let long = content.len() > LONG_LINE && (ascii || content.chars().nth(LONG_LINE).is_some());
+        let mut pieces = Vec::new();
+        if !long {
+            self.text.push_str(&file.text[start..end]);
+            pieces.push(Piece {
+                real: start,
+                at,
+                len: end - start,
+            });
+        } else {
+            // Windows around each point, merged where they overlap.
+            let back = |p: usize| -> usize {
+                if ascii {
+                    p.saturating_sub(WINDOW).max(start)
+                } else {
+                    file.text[start..p]
+                        .char_indices()
+                        .rev()
+                        .take(WINDOW)
+                        .last()
+                        .map_or(p, |(i, _)| start + i)
+                }
+            };
+            let forward = |p: usize| -> usize {
+                if ascii {
+                    (p + WINDOW).min(content_end)
+                } else {
+                    file.text[p..content_end]
+                        .char_indices()
+                        .nth(WINDOW)
+                        .map_or(content_end, |(i, _)| p + i)
+                }
+            };
+            let mut windows: Vec<(usize, usize)> = Vec::new();
+            let points: Vec<usize> = if points.is_empty() {
+                vec![start]
+            } else {
+                points.iter().map(|&p| p.min(content_end)).collect()
+            };
+            for p in points {
+                let (from, to) = (back(p), forward(p));
+                match windows.last_mut() {
+                    Some(last) if from <= last.1 => last.1 = last.1.max(to),
+                    _ => windows.push((from, to)),
+                }
+            }
+            let mut cursor = start;
+            for (from, to) in windows {
+                if from > cursor {
+                    self.text.push_str(ELLIPSIS);
+                }
+                pieces.push(Piece {
+                    real: from,
+                    at: self.text.len(),
+                    len: to - from,
+                });
+                self.text.push_str(&file.text[from..to]);
+                cursor = to;
+            }
+            if cursor < content_end {
+                self.text.push_str(ELLIPSIS);
+            }
+            // The line break, where a label may end.
+            pieces.push(Piece {
+                real: content_end,
+                at: self.text.len(),
+                len: end - content_end,
+            });
+            self.text.push_str(&file.text[content_end..end]);
+        }
+        self.lines.push(FrameLine {
+            line,
+            range: at..self.text.len(),
+            pieces,
+        });
+    }
+
+    fn frame_line(&self, line: usize) -> Option<&FrameLine> {
+        self.lines
+            .binary_search_by_key(&line, |l| l.line)
+            .ok()
+            .map(|i| &self.lines[i])
+    }
+
+    /// A real offset (a label end) in the frame's text.
+    fn offset(&self, real: usize) -> usize {
+        let line = self.file.line_starts.partition_point(|&s| s <= real) - 1;
+        let Some(l) = self.frame_line(line) else {
+            return self.text.len();
+        };
+        l.pieces
+            .iter()
+            .find(|p| p.real <= real && real <= p.real + p.len)
+            .map_or(l.range.start, |p| p.at + (real - p.real))
+    }
+
+    fn range(&self, real: &std::ops::Range<usize>) -> std::ops::Range<usize> {
+        self.offset(real.start)..self.offset(real.end)
+    }
+
+    /// The line of the frame's text holding `offset`.
+    fn line_at(&self, offset: usize) -> Option<&FrameLine> {
+        let i = self.lines.partition_point(|l| l.range.start <= offset);
+        i.checked_sub(1).map(|i| &self.lines[i])
+    }
+
+    /// A frame offset back in the real file.
+    fn real(&self, offset: usize) -> usize {
+        let Some(l) = self.line_at(offset) else {
+            return 0;
+        };
+        let piece = l
+            .pieces
+            .iter()
+            .rev()
+            .find(|p| p.at <= offset)
+            .or(l.pieces.first());
+        piece.map_or(0, |p| p.real + (offset.saturating_sub(p.at)).min(p.len))
+    }
+}
+
+impl<'f> codespan_reporting::files::Files<'f> for Frame<'_> {
+    type FileId = ();
+    type Name = &'f str;
+    type Source = &'f str;
+
+    fn name(&'f self, (): ()) -> Result<&'f str, codespan_reporting::files::Error> {
+        Ok(&self.file.name)
+    }
+
+    fn source(&'f self, (): ()) -> Result<&'f str, codespan_reporting::files::Error> {
+        Ok(&self.text)
+    }
+
+    fn line_index(
+        &'f self,
+        (): (),
+        offset: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.line_at(offset).map_or(0, |l| l.line))
+    }
+
+    fn line_range(
+        &'f self,
+        (): (),
+        line: usize,
+    ) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
+        // Lines outside the frame are never printed.
+        Ok(self
+            .frame_line(line)
+            .map_or(self.text.len()..self.text.len(), |l| l.range.clone()))
+    }
+
+    fn column_number(
+        &'f self,
+        (): (),
+        _line: usize,
+        offset: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.file.line_col(self.real(offset)).column)
+    }
 }
 
 fn clamp(file: &SourceFile, span: Span) -> std::ops::Range<usize> {
@@ -337,6 +609,111 @@ mod tests {
             file.line_col(file.text.len()),
             LineCol { line: 3, column: 5 }
         );
+    }
+
+    /// What codespan prints for the whole file, without windows.
+    fn plain_frame(file: &SourceFile, d: &Diagnostic) -> String {
+        let files = codespan_reporting::files::SimpleFile::new(file.name.as_str(), &file.text);
+        let mut labels = vec![Label::primary((), clamp(file, d.span))];
+        labels.extend(
+            d.related
+                .iter()
+                .map(|(s, t)| Label::secondary((), clamp(file, *s)).with_message(t)),
+        );
+        let cs = CsDiagnostic::error()
+            .with_message(&d.message)
+            .with_labels(labels)
+            .with_notes(d.notes.iter().map(|n| format!("note: {n}")).collect());
+        let text = term::emit_into_string(&term::Config::default(), &files, &cs).unwrap();
+        text.split_once('\n').unwrap().1.to_string()
+    }
+
+    #[test]
+    fn short_lines_render_as_codespan_does() {
+        let text = "CREATE TABLE t (a INT)\n  WITH ('x' = 'y');\n\n-- é\nINSERT INTO s\nSELECT a\nFROM t\nWHERE b\n  AND c;\n";
+        let file = SourceFile::new("job.sql", text);
+        let at = |s: &str| text.find(s).unwrap();
+        let diagnostics = [
+            Diagnostic::error(Span::new(at("'x'"), at("'x'") + 3), "one line"),
+            Diagnostic::error(Span::new(at("INSERT"), at("AND c") + 5), "many lines")
+                .with_related(Span::new(at("a INT"), at("a INT") + 1), "here")
+                .with_note("a note"),
+            Diagnostic::error(Span::new(at("SELECT"), at("WHERE")), "to a line start"),
+            Diagnostic::error(Span::new(text.len(), text.len()), "at the end"),
+            Diagnostic::error(Span::new(at("é"), at("é") + 2), "unicode"),
+        ];
+        for d in &diagnostics {
+            let ours = render(&file, std::slice::from_ref(d), false);
+            let (head, frame) = ours.split_once('\n').unwrap();
+            let at = file.line_col(d.span.start);
+            assert_eq!(
+                head,
+                format!("job.sql:{}:{}: error: {}", at.line, at.column, d.message)
+            );
+            assert_eq!(frame, plain_frame(&file, d), "{}", d.message);
+        }
+    }
+
+    #[test]
+    fn long_lines_are_cut_to_windows_around_the_labels() {
+        // 5,000 options on one line: each frame shows a window, not 100 KB.
+        let options: Vec<String> = (0..5_000).map(|i| format!("'o{i}' = 'é{i}'")).collect();
+        let text = format!(
+            "CREATE TABLE t (a INT) WITH ({});\nINSERT INTO t SELECT 1;\n",
+            options.join(", ")
+        );
+        let file = SourceFile::new("job.sql", text.as_str());
+        let diagnostics: Vec<Diagnostic> = [0, 2_500, 4_999]
+            .iter()
+            .map(|i| {
+                let name = format!("'o{i}'");
+                let start = text.find(&format!("{name} =")).unwrap();
+                Diagnostic::error(
+                    Span::new(start, start + name.len()),
+                    format!("unknown option {name}"),
+                )
+            })
+            .collect();
+        let out = render(&file, &diagnostics, false);
+        assert!(out.len() < 3 * 1_000, "{} bytes", out.len());
+        for (k, (d, block)) in diagnostics.iter().zip(out.split("\n\n")).enumerate() {
+            let at = file.line_col(d.span.start);
+            let lines: Vec<&str> = block.lines().collect();
+            assert_eq!(
+                lines[0],
+                format!("job.sql:1:{}: error: {}", at.column, d.message)
+            );
+            assert!(
+                lines[1].ends_with(&format!("┌─ job.sql:1:{}", at.column)),
+                "{block}"
+            );
+            let source = lines.iter().find(|l| l.starts_with("1 │ ")).unwrap();
+            let carets = lines.iter().find(|l| l.contains('^')).unwrap();
+            assert!(
+                source.chars().count() <= 4 + 2 * WINDOW + 2 * 13 + 2,
+                "{source}"
+            );
+            // The carets sit under the label's characters.
+            let col = carets.chars().position(|c| c == '^').unwrap();
+            let width = carets.chars().filter(|&c| c == '^').count();
+            let under: String = source.chars().skip(col).take(width).collect();
+            assert_eq!(under, file.snippet(d.span), "{block}");
+            // Cut on the sides where there is more text.
+            assert_eq!(
+                source.starts_with("1 │ …"),
+                at.column > WINDOW + 1,
+                "{source}"
+            );
+            assert_eq!(source.ends_with('…'), k < 2, "{source}");
+        }
+        // A label longer than two windows keeps its start and end.
+        let long = Diagnostic::error(Span::new(30, text.find(";\n").unwrap()), "whole list")
+            .with_related(Span::new(text.len() - 2, text.len() - 1), "second line");
+        let out = render(&file, &[long], false);
+        assert!(out.len() < 1_500, "{out}");
+        assert!(out.contains("'o4999' = 'é4999'"), "{out}");
+        assert!(out.contains("2 │ INSERT INTO t SELECT 1;"), "{out}");
+        assert_eq!(out.matches('…').count(), 1, "{out}");
     }
 
     #[test]
