@@ -15,7 +15,7 @@ pub mod dialect;
 use sqlparser::ast::{Expr, ObjectName};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
+use sqlparser::tokenizer::{Token, Tokenizer};
 
 use crate::diagnostics::{Diagnostic, Diagnostics, SourceFile, Span};
 use crate::types;
@@ -42,12 +42,14 @@ pub fn parse_script(file: &SourceFile, diags: &mut Diagnostics) -> Script {
             return Script::default();
         }
     };
+    // The parser owns the tokens; error locations only need their spans.
+    let token_spans: Vec<sqlparser::tokenizer::Span> = tokens.iter().map(|t| t.span).collect();
     let parser = Parser::new(&DIALECT)
         .with_recursion_limit(RECURSION_LIMIT)
-        .with_tokens_with_locations(tokens.clone());
+        .with_tokens_with_locations(tokens);
     let mut front = FrontEnd {
         parser,
-        tokens: &tokens,
+        token_spans: &token_spans,
         file,
         diags,
         declared: None,
@@ -64,7 +66,8 @@ pub fn span_of(file: &SourceFile, span: sqlparser::tokenizer::Span) -> Span {
 
 struct FrontEnd<'a> {
     parser: Parser<'a>,
-    tokens: &'a [TokenWithSpan],
+    /// Every token's span, in file order.
+    token_spans: &'a [sqlparser::tokenizer::Span],
     file: &'a SourceFile,
     diags: &'a mut Diagnostics,
     /// The name a CREATE statement being parsed declares.
@@ -726,10 +729,14 @@ impl FrontEnd<'_> {
 
     /// The span of the token that starts at a line/column, or a one-character span.
     fn token_span_at(&self, line: u64, column: u64) -> Span {
-        self.tokens
-            .iter()
-            .find(|t| t.span.start.line == line && t.span.start.column == column)
-            .map(|t| span_of(self.file, t.span))
+        // Tokens are in file order: a binary search, not a scan per error.
+        let i = self
+            .token_spans
+            .partition_point(|s| (s.start.line, s.start.column) < (line, column));
+        self.token_spans
+            .get(i)
+            .filter(|s| s.start.line == line && s.start.column == column)
+            .map(|s| span_of(self.file, *s))
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| {
                 let at = self.file.offset(line, column);

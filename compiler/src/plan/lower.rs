@@ -7,9 +7,9 @@ use super::{NodeId, NodeKind, Plan};
 use crate::ir::{BinaryOp, BoundJob, Expr, ExprKind, Field, Rel, RelKind};
 
 pub(crate) fn lower(job: BoundJob) -> Plan {
-    let inserts = job.inserts.clone();
     let mut plan = Plan::new(job);
-    for (statement, insert) in inserts.iter().enumerate() {
+    let job = std::sync::Arc::clone(&plan.job);
+    for (statement, insert) in job.inserts.iter().enumerate() {
         let input = lower_rel(&mut plan, &insert.query);
         let schema = plan.node(input).schema.clone();
         let sink = plan.intern(

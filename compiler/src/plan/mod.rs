@@ -17,8 +17,9 @@ pub(crate) mod passes;
 mod rewrite;
 mod verify;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::sync::Arc;
 
 use crate::diagnostics::Span;
 use crate::ir::{
@@ -175,22 +176,35 @@ pub(crate) struct Node {
 /// The DAG of a whole job.
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
-    pub job: BoundJob,
+    /// Shared by every rebuilt plan (a rewrite never changes the catalog).
+    pub job: Arc<BoundJob>,
     pub nodes: Vec<Node>,
     /// Sink nodes in INSERT order.
     pub sinks: Vec<NodeId>,
     index: HashMap<(NodeKind, Vec<crate::types::DataType>, u32), NodeId>,
     next_salt: u32,
+    /// The provenance of nodes with many spans (a scan or a calc shared by
+    /// thousands of INSERTs) as sets, so that merging one more span costs
+    /// O(1). A cache by node id: cleared when ids change.
+    provenance_sets: HashMap<NodeId, HashSet<Span>>,
 }
+
+/// Provenance lists up to this long are searched linearly.
+const SMALL_PROVENANCE: usize = 16;
 
 impl Plan {
     pub fn new(job: BoundJob) -> Plan {
+        Plan::sharing(Arc::new(job))
+    }
+
+    fn sharing(job: Arc<BoundJob>) -> Plan {
         Plan {
             job,
             nodes: Vec::new(),
             sinks: Vec::new(),
             index: HashMap::new(),
             next_salt: 1,
+            provenance_sets: HashMap::new(),
         }
     }
 
@@ -216,12 +230,7 @@ impl Plan {
         };
         let key = (kind, schema.iter().map(|f| f.ty).collect::<Vec<_>>(), salt);
         if let Some(&id) = self.index.get(&key) {
-            let node = &mut self.nodes[id.index()];
-            for span in provenance {
-                if !node.provenance.contains(span) {
-                    node.provenance.push(*span);
-                }
-            }
+            self.add_provenance(id, provenance);
             return id;
         }
         let id = NodeId(self.nodes.len() as u32);
@@ -233,6 +242,28 @@ impl Plan {
         });
         self.index.insert(key, id);
         id
+    }
+
+    /// Appends the spans `node` does not have yet, in order.
+    fn add_provenance(&mut self, id: NodeId, spans: &[Span]) {
+        let node = &mut self.nodes[id.index()];
+        if node.provenance.len() + spans.len() <= SMALL_PROVENANCE {
+            for span in spans {
+                if !node.provenance.contains(span) {
+                    node.provenance.push(*span);
+                }
+            }
+            return;
+        }
+        let set = self
+            .provenance_sets
+            .entry(id)
+            .or_insert_with(|| node.provenance.iter().copied().collect());
+        for span in spans {
+            if set.insert(*span) {
+                node.provenance.push(*span);
+            }
+        }
     }
 
     /// How many consumers (edges) each node has.
@@ -251,8 +282,11 @@ impl Plan {
         let mut consumers = vec![Vec::new(); self.nodes.len()];
         for (i, node) in self.nodes.iter().enumerate() {
             for input in node.kind.inputs() {
-                if !consumers[input.index()].contains(&NodeId(i as u32)) {
-                    consumers[input.index()].push(NodeId(i as u32));
+                // A node reading one input twice (a self-join) is listed
+                // once; its edges are consecutive, as ids are in order.
+                let list = &mut consumers[input.index()];
+                if list.last() != Some(&NodeId(i as u32)) {
+                    list.push(NodeId(i as u32));
                 }
             }
         }
@@ -284,6 +318,8 @@ impl Plan {
         let old = std::mem::take(&mut self.nodes);
         let mut slots: Vec<Option<Node>> = old.into_iter().map(Some).collect();
         self.index.clear();
+        self.index.reserve(order.len());
+        self.provenance_sets.clear();
         for id in &order {
             let mut node = slots[id.index()].take().expect("each node once");
             for input in node.kind.inputs_mut() {
@@ -345,7 +381,9 @@ pub(crate) fn is_deterministic(e: &Expr) -> bool {
 /// id (usually `new.intern(...)` of a possibly changed node). Interning in the
 /// fresh arena re-merges whatever a rewrite made equal.
 pub(crate) fn rebuild(plan: &Plan, mut f: impl FnMut(&mut Plan, NodeId, Node) -> NodeId) -> Plan {
-    let mut new = Plan::new(plan.job.clone());
+    let mut new = Plan::sharing(Arc::clone(&plan.job));
+    new.index.reserve(plan.nodes.len());
+    new.nodes.reserve(plan.nodes.len());
     new.next_salt = plan.next_salt;
     let mut map: Vec<NodeId> = Vec::with_capacity(plan.nodes.len());
     for (i, node) in plan.nodes.iter().enumerate() {
