@@ -1,5 +1,6 @@
-//! Robustness of `stmtc check` / `stmtc explain` on hostile input: never a
-//! panic, a hang or a stack overflow, and every rejection located.
+//! Robustness of `stmtc check` / `stmtc explain` / `stmtc compile` on hostile
+//! input: never a panic, a hang or a stack overflow, every rejection located,
+//! and every generated `main.rs` valid Rust.
 //!
 //! - random jobs from a seeded generator (grammar-shaped Flink SQL with
 //!   hostile names, literals and types) and mutations of the fixture jobs,
@@ -31,19 +32,6 @@ fn workspace() -> PathBuf {
 fn regressions_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions")
 }
-
-/// Findings not fixed yet (see docs/robustness.md, "Open findings"): the
-/// cases below are skipped by the tests (they are too slow for CI today);
-/// `run_regressions(true)` / `run_resources(true)` run them by hand. Delete an
-/// entry once its finding is fixed.
-const OPEN: &[(&str, &str)] = &[];
-
-/// Resource cases not handled yet, by (shape, size): skipped by default like
-/// [`OPEN`].
-const OPEN_RESOURCES: &[(&str, Shape, usize)] = &[
-    ("F4", Shape::ManyOptions, 5_000),
-    ("F4", Shape::BigFile, 10 << 20),
-];
 
 // ---------------------------------------------------------------------------
 // Running one case in a child process
@@ -230,7 +218,7 @@ fn hold_the_rules(what: &str, cases: impl Iterator<Item = (String, String)>) {
         .expect("spawn");
     let (failures, accepted, slowest) = handle.join().expect("a case overflowed or panicked");
     eprintln!(
-        "{what}: {total} cases, {accepted} accepted and explained, slowest {} ({:?})",
+        "{what}: {total} cases, {accepted} accepted, explained and compiled, slowest {} ({:?})",
         slowest.1, slowest.0
     );
     assert!(
@@ -359,13 +347,6 @@ fn resource_failures(shape: Shape, n: usize, seconds: u64) -> Vec<String> {
     failures
 }
 
-fn is_open(shape: Shape, n: usize) -> Option<&'static str> {
-    OPEN_RESOURCES
-        .iter()
-        .find(|(_, s, size)| *s == shape && *size == n)
-        .map(|(id, _, _)| *id)
-}
-
 /// Every shape and size the robustness tests promise (see docs/robustness.md).
 fn resource_cases() -> Vec<(Shape, usize, u64)> {
     use Shape::*;
@@ -407,28 +388,18 @@ fn resource_cases() -> Vec<(Shape, usize, u64)> {
     ]
 }
 
-fn run_resources(open: bool) {
+#[test]
+fn resource_limits_are_handled() {
     let mut failures = Vec::new();
-    let mut ran = 0;
     for (shape, n, seconds) in resource_cases() {
-        if is_open(shape, n).is_some() != open {
-            continue;
-        }
-        ran += 1;
         failures.extend(resource_failures(shape, n, seconds));
     }
-    assert!(ran > 0);
     assert!(
         failures.is_empty(),
         "{} resource cases failed:\n{}",
         failures.len(),
         failures.join("\n")
     );
-}
-
-#[test]
-fn resource_limits_are_handled() {
-    run_resources(false);
 }
 
 /// `explain --detail cost` sizes filesystem sources by walking their path;
@@ -469,7 +440,8 @@ fn regression_files() -> Vec<PathBuf> {
     files
 }
 
-fn run_regressions(open: bool) {
+#[test]
+fn fuzz_regressions_hold_the_rules() {
     let mut failures = Vec::new();
     let mut ran = 0;
     for path in regression_files() {
@@ -478,9 +450,6 @@ fn run_regressions(open: bool) {
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
-        if OPEN.iter().any(|(_, f)| *f == name) != open {
-            continue;
-        }
         ran += 1;
         let text = String::from_utf8_lossy(&std::fs::read(&path).expect("read")).into_owned();
         for stack_mb in [2, 8] {
@@ -497,25 +466,4 @@ fn run_regressions(open: bool) {
         failures.len(),
         failures.join("\n")
     );
-}
-
-#[test]
-fn fuzz_regressions_hold_the_rules() {
-    run_regressions(false);
-}
-
-#[test]
-fn every_open_finding_has_its_regression_file() {
-    let files: Vec<String> = regression_files()
-        .iter()
-        .map(|p| {
-            p.file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    for (id, name) in OPEN {
-        assert!(files.contains(&name.to_string()), "{id}: missing {name}");
-    }
 }

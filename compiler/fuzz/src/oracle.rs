@@ -15,7 +15,9 @@ pub const INTERNAL_ERROR: &str = "internal error in stmtc";
 /// What a case did, when it broke no rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// `check` accepted it and `explain` printed a plan in every format.
+    /// `check` accepted it, `explain` printed a plan in every format, and
+    /// `compile` generated a crate whose `main.rs` parses (or refused the
+    /// job with a located error).
     Accepted,
     /// `check` rejected it with located errors.
     Rejected,
@@ -71,14 +73,15 @@ fn base_dir() -> PathBuf {
     dir
 }
 
-/// Runs check (and explain in every format when accepted) on `text` and
-/// checks every rule.
+/// Runs check (and, when accepted, explain in every format and compile) on
+/// `text` and checks every rule.
 pub fn run_case(text: &str) -> Result<Outcome, Finding> {
     run_case_with(text, true)
 }
 
 /// [`run_case`] with one `explain` (text, with every detail) instead of one
-/// per format, and without rendering the diagnostics in color: for big inputs.
+/// per format, without rendering the diagnostics in color and without
+/// `compile`: for big inputs.
 pub fn run_case_light(text: &str) -> Result<Outcome, Finding> {
     run_case_with(text, false)
 }
@@ -200,7 +203,84 @@ fn run_case_with(text: &str, thorough: bool) -> Result<Outcome, Finding> {
             }
         }
     }
+    if thorough {
+        compile_case(&file)?;
+    }
     Ok(Outcome::Accepted)
+}
+
+/// Stack for parsing generated code: `syn` recurses once per nesting level
+/// of the job's expressions (reserved, not committed; as stmtc's own).
+const SYN_STACK: usize = 1 << 30;
+
+/// Runs `compile` on an accepted job: no internal error, and either a crate
+/// whose `src/main.rs` is valid Rust or a rejection with a located error.
+fn compile_case(file: &SourceFile) -> Result<(), Finding> {
+    let len = file.text.len();
+    // A runtime path instead of the vendored runtime: the job's own files only.
+    let runtime = stmtc::RuntimeLocation::Path("../runtime".to_string());
+    match stmtc::compile(file.clone(), &runtime, Some("fuzz_job")) {
+        Ok(compiled) => {
+            let Some((_, main_rs)) = compiled
+                .files
+                .into_iter()
+                .find(|(p, _)| p == std::path::Path::new("src/main.rs"))
+            else {
+                return Err(finding("compile wrote no src/main.rs", String::new()));
+            };
+            let parsed = std::thread::Builder::new()
+                .stack_size(SYN_STACK)
+                .spawn(move || {
+                    syn::parse_file(&main_rs)
+                        .map(drop)
+                        .map_err(|e| (e, main_rs))
+                })
+                .map_err(|e| finding("cannot start the syn thread", e.to_string()))?
+                .join();
+            match parsed {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err((e, main_rs))) => Err(finding(
+                    format!(
+                        "generated main.rs does not parse: {}",
+                        signature(&e.to_string())
+                    ),
+                    format!("{e} (main.rs of {} lines)", main_rs.lines().count()),
+                )),
+                Err(p) => Err(finding("syn panicked", panic_message(&*p))),
+            }
+        }
+        Err(c) => {
+            let errors: Vec<_> = c
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .collect();
+            if errors.is_empty() {
+                return Err(finding(
+                    "compile failed without an error",
+                    c.render_diagnostics(false),
+                ));
+            }
+            for d in &errors {
+                // Codegen reports its own bugs (a template that does not
+                // render) as `internal: ...`.
+                if d.message.starts_with(INTERNAL_ERROR) || d.message.starts_with("internal") {
+                    return Err(finding(
+                        format!("internal error (compile): {}", signature(&d.message)),
+                        c.render_diagnostics(false),
+                    ));
+                }
+                if d.span.end > len || d.span.start > d.span.end || d.span == Default::default() {
+                    return Err(finding(
+                        "compile error without a location",
+                        format!("{}..{}: {}", d.span.start, d.span.end, d.message),
+                    ));
+                }
+            }
+            // A located refusal of an unsupported construct is fine.
+            Ok(())
+        }
+    }
 }
 
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

@@ -301,6 +301,9 @@ fn transpose(
                     aggregates,
                 } if *input == base
                     && NodeId(i as u32) != t
+                    // A global aggregate yields one row even of an empty
+                    // input, where the join of the rows yields none.
+                    && !group.is_empty()
                     && needed_group.iter().all(|g| group.contains(g))
                     && needed_calls
                         .iter()
@@ -353,7 +356,9 @@ fn transpose(
     );
     let partial = |i: usize| column(s_off + i, sibling_schema[i].ty);
     let rebase = |e: &Expr| remap(e.clone(), &|c| c - s.dim_offset + d_off);
-    let cnt = partial(call_pos(count_star));
+    // The partial COUNT(*): only asked for when a call needs it, and then
+    // the sibling has it (it is in `needed_calls`).
+    let cnt = || partial(call_pos(count_star));
 
     // The Calc over the new join: group columns, then the final arguments.
     let t_schema = plan.node(t).schema.clone();
@@ -373,8 +378,8 @@ fn transpose(
             let e = match arg {
                 Arg::Partial(i) => partial(i),
                 Arg::Dim(e) => rebase(&e),
-                Arg::CountIfNotNull(e) => count_if_not_null(rebase(&e), cnt.clone()),
-                Arg::Weighted(e) => weighted(rebase(&e), cnt.clone()),
+                Arg::CountIfNotNull(e) => count_if_not_null(rebase(&e), cnt()),
+                Arg::Weighted(e) => weighted(rebase(&e), cnt()),
             };
             calc_fields.push(Field {
                 name: format!("$arg{}", calc.len() - group.len()),
@@ -677,6 +682,30 @@ Sink #4 per_city [blackhole] INSERT INTO
             let sql = format!("{TABLES}\nINSERT INTO per_city {select};");
             let plan = crate::plan::passes::test_support::optimized_text(&sql);
             assert!(plan.contains("Join") && !plan.contains("Aggregate #1 (reused"), "{plan}");
+        }
+    }
+
+    #[test]
+    fn a_global_aggregate_or_one_without_count_is_not_reused() {
+        // Found by the fuzzer (seed 11): a cross join grouped by dimension
+        // columns reused `AVG(v)` of the fact table and looked for its
+        // (absent) COUNT(*) partial: a panic. And a global COUNT(*) is one
+        // row even of an empty fact table, where the join has no rows.
+        for (first, transposed) in [
+            ("SELECT AVG(v) FROM f", false),
+            ("SELECT COUNT(*) FROM f", false),
+            ("SELECT MAX(v) FROM f GROUP BY v", true),
+        ] {
+            let sql = format!(
+                "CREATE TABLE f (v BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '1');
+                 CREATE TABLE d (x INT) WITH ('connector' = 'datagen', 'number-of-rows' = '1');
+                 CREATE TABLE s1 (a BIGINT) WITH ('connector' = 'blackhole');
+                 CREATE TABLE s2 (x INT, m INT) WITH ('connector' = 'blackhole');
+                 INSERT INTO s1 {first};
+                 INSERT INTO s2 SELECT x, MAX(x) FROM f CROSS JOIN d GROUP BY x;"
+            );
+            let plan = crate::plan::passes::test_support::optimized_text(&sql);
+            assert_eq!(plan.contains("Aggregate #1 (reused"), transposed, "{plan}");
         }
     }
 }
