@@ -5,8 +5,14 @@
 //! rolls the commit forward. A later complete run must leave exactly its own
 //! output and no staging leftovers. A run that fails on bad data must leave
 //! every sink untouched.
+//!
+//! The same for INSERT INTO (append): after a kill, each sink holds its
+//! previous part files, unchanged, plus either nothing or the complete part
+//! files of the killed run — the same choice for every sink; a commit the
+//! killed run passed is rolled forward by the next run, which then appends
+//! its own output once more.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -72,7 +78,9 @@ fn staging_left(dir: &Path) -> bool {
         .any(|s| dir.join("out").join(s).join(".stmtc-staging").exists())
 }
 
-fn build(work: &Path) -> PathBuf {
+/// Compiles `job` into the crate `package` under `work` and builds it (debug);
+/// returns the binary.
+fn build(work: &Path, package: &str, job: &str) -> PathBuf {
     let (_, runtime_files) = stmtc::runtime_crate();
     let runtime = work.join("runtime");
     for (path, text) in &runtime_files {
@@ -83,12 +91,12 @@ fn build(work: &Path) -> PathBuf {
         }
     }
     let compiled = stmtc::compile(
-        SourceFile::new("kill.sql", JOB),
+        SourceFile::new(format!("{package}.sql"), job),
         &stmtc::RuntimeLocation::Path(runtime.display().to_string()),
-        Some("kill_job"),
+        Some(package),
     )
     .unwrap_or_else(|c| panic!("{}", c.render_diagnostics(false)));
-    let crate_dir = work.join("jobs/kill_job");
+    let crate_dir = work.join("jobs").join(package);
     for (path, text) in &compiled.files {
         let target = crate_dir.join(path);
         std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
@@ -102,7 +110,7 @@ fn build(work: &Path) -> PathBuf {
         .status()
         .expect("cargo");
     assert!(status.success());
-    work.join("target/debug/kill_job")
+    work.join("target/debug").join(package)
 }
 
 fn run(binary: &Path, dir: &Path, rows: u32) -> std::process::Output {
@@ -116,7 +124,7 @@ fn run(binary: &Path, dir: &Path, rows: u32) -> std::process::Output {
 #[test]
 fn a_killed_job_leaves_every_sink_old_or_new() {
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e");
-    let binary = build(&work);
+    let binary = build(&work, "kill_job", JOB);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kill-run");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("mkdir");
@@ -210,4 +218,197 @@ fn a_killed_job_leaves_every_sink_old_or_new() {
         describe(&after)
     );
     assert!(!staging_left(&dir));
+}
+
+// ---------------------------------------------------------------------------
+// INSERT INTO: appends
+// ---------------------------------------------------------------------------
+
+const APPEND_JOB: &str = "
+SET 'execution.runtime-mode' = 'batch';
+CREATE TABLE gen (id BIGINT, v INT) WITH (
+  'connector' = 'datagen', 'number-of-rows' = '150000',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '10000000',
+  'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '10000000');
+CREATE TABLE log (id BIGINT, v INT) WITH ('connector' = 'filesystem', 'path' = 'out/log', 'format' = 'csv');
+CREATE TABLE odds (id BIGINT) WITH ('connector' = 'filesystem', 'path' = 'out/odds', 'format' = 'csv');
+INSERT INTO log SELECT id, v FROM gen;
+INSERT INTO odds SELECT id FROM gen WHERE MOD(id, 2) = 1;
+";
+
+const APPEND_SINKS: [&str; 2] = ["log", "odds"];
+
+/// The visible part files of a sink: name -> content.
+fn part_files(dir: &Path, sink: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    if let Ok(entries) = std::fs::read_dir(dir.join("out").join(sink)) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if !name.starts_with('.') && e.path().is_file() {
+                out.insert(name, std::fs::read_to_string(e.path()).expect("read part"));
+            }
+        }
+    }
+    out
+}
+
+/// How many whole copies of `one_run` (the rows of one complete run) the
+/// files hold, or a description of why they are not whole copies.
+fn whole_runs(
+    files: &BTreeMap<String, String>,
+    one_run: &HashMap<String, usize>,
+) -> Result<usize, String> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for text in files.values() {
+        if !text.is_empty() && !text.ends_with('\n') {
+            return Err("a part file ends in the middle of a row".to_string());
+        }
+        for line in text.lines() {
+            *counts.entry(line).or_default() += 1;
+        }
+    }
+    let total: usize = counts.values().sum();
+    let per_run: usize = one_run.values().sum();
+    if !total.is_multiple_of(per_run) {
+        return Err(format!("{total} rows, not a multiple of {per_run}"));
+    }
+    let runs = total / per_run;
+    for (row, &n) in &counts {
+        if one_run.get(*row).map(|k| k * runs) != Some(n) {
+            return Err(format!(
+                "row {row:?} appears {n} times in {runs} runs' worth of rows"
+            ));
+        }
+    }
+    Ok(runs)
+}
+
+fn append_staging_left(dir: &Path) -> bool {
+    APPEND_SINKS
+        .iter()
+        .any(|s| dir.join("out").join(s).join(".stmtc-staging").exists())
+}
+
+fn append_commit_pending(dir: &Path) -> bool {
+    APPEND_SINKS.iter().any(|s| {
+        dir.join("out")
+            .join(s)
+            .join(".stmtc-staging/_COMMITTING")
+            .exists()
+    })
+}
+
+#[test]
+fn a_killed_append_job_adds_whole_runs_or_nothing() {
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+    let binary = build(&work, "kill_append_job", APPEND_JOB);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kill-append-run");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let run = |dir: &Path| {
+        let out = Command::new(&binary)
+            .arg("--quiet")
+            .current_dir(dir)
+            .output()
+            .expect("run job");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+
+    // One complete run into empty sinks: the rows each run appends.
+    let started = Instant::now();
+    run(&dir);
+    let duration = started.elapsed();
+    let one_run: Vec<HashMap<String, usize>> = APPEND_SINKS
+        .iter()
+        .map(|sink| {
+            let mut rows = HashMap::new();
+            for text in part_files(&dir, sink).values() {
+                for line in text.lines() {
+                    *rows.entry(line.to_string()).or_default() += 1;
+                }
+            }
+            rows
+        })
+        .collect();
+    assert!(one_run.iter().all(|r| !r.is_empty()));
+    let runs_in = |dir: &Path, k: usize| whole_runs(&part_files(dir, APPEND_SINKS[k]), &one_run[k]);
+    let mut runs = 1;
+
+    // Kills that left (nothing new, the new run, a pending commit).
+    let mut outcomes = [0; 3];
+    let mut seed: u64 = 0xD1B5_4A32_D192_ED03;
+    for i in 0..12 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let at = duration.mul_f64((seed % 1000) as f64 / 800.0);
+        // Keep the sinks small: start over now and then (from one whole run).
+        if runs >= 4 {
+            std::fs::remove_dir_all(dir.join("out")).expect("reset");
+            run(&dir);
+            runs = 1;
+        }
+        let before: Vec<BTreeMap<String, String>> =
+            APPEND_SINKS.iter().map(|s| part_files(&dir, s)).collect();
+        let mut child = Command::new(&binary)
+            .arg("--quiet")
+            .current_dir(&dir)
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(at.min(Duration::from_secs(5)));
+        let _ = child.kill();
+        let _ = child.wait();
+        let after_kill = if append_commit_pending(&dir) {
+            // Past the commit point: the next run rolls it forward.
+            outcomes[2] += 1;
+            runs + 1
+        } else {
+            let mut seen = Vec::new();
+            for (k, sink) in APPEND_SINKS.iter().enumerate() {
+                let now = part_files(&dir, sink);
+                for (name, text) in &before[k] {
+                    assert!(
+                        now.get(name) == Some(text),
+                        "kill {i} after {at:?}: sink {sink} lost or changed its part file {name}"
+                    );
+                }
+                let n = runs_in(&dir, k)
+                    .unwrap_or_else(|e| panic!("kill {i} after {at:?}: sink {sink}: {e}"));
+                assert!(
+                    n == runs || n == runs + 1,
+                    "kill {i} after {at:?}: sink {sink} holds {n} runs, not {runs} or {}",
+                    runs + 1
+                );
+                seen.push(n);
+            }
+            assert!(
+                seen.iter().all(|&n| n == seen[0]),
+                "kill {i} after {at:?}: the sinks disagree on whether the run committed: {seen:?}"
+            );
+            outcomes[seen[0] - runs] += 1;
+            seen[0]
+        };
+        // The next complete run recovers and appends exactly once.
+        run(&dir);
+        runs = after_kill + 1;
+        for (k, sink) in APPEND_SINKS.iter().enumerate() {
+            assert_eq!(
+                runs_in(&dir, k),
+                Ok(runs),
+                "after kill {i} and a complete run: sink {sink}"
+            );
+        }
+        assert!(
+            !append_staging_left(&dir),
+            "staging files left after a complete run"
+        );
+    }
+    eprintln!(
+        "append kills: {} before the commit, {} after it, {} during it (a run takes {duration:?})",
+        outcomes[0], outcomes[1], outcomes[2]
+    );
 }
