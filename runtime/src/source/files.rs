@@ -120,8 +120,18 @@ pub fn plan_splits_with_min(
 /// For each guess (ascending), the offset just after the first record-ending
 /// newline at or after it.
 fn find_boundaries(path: &Path, guesses: &[u64], b: Boundary) -> Result<Vec<u64>> {
+    find_boundaries_in_chunks(path, guesses, b, 1 << 20)
+}
+
+/// [`find_boundaries`], reading `chunk` bytes at a time (tests use tiny chunks).
+fn find_boundaries_in_chunks(
+    path: &Path,
+    guesses: &[u64],
+    b: Boundary,
+    chunk: usize,
+) -> Result<Vec<u64>> {
     let mut f = File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut buf = vec![0u8; 1 << 20];
+    let mut buf = vec![0u8; chunk];
     let mut out = Vec::with_capacity(guesses.len());
     let mut pos = 0u64; // file offset of buf[0]
     let mut inside = false; // inside a quoted field at `pos`
@@ -144,6 +154,57 @@ fn find_boundaries(path: &Path, guesses: &[u64], b: Boundary) -> Result<Vec<u64>
         }
         let chunk = &buf[..n];
         let mut i = 0;
+        if let Some(q) = b.quote {
+            // Jump from one byte that matters to the next (memchr): quotes and
+            // escapes always, newlines only outside quotes at or after a guess.
+            while i < n && gi < guesses.len() {
+                if pending_escape {
+                    pending_escape = false;
+                    i += 1;
+                    continue;
+                }
+                let guess_at = usize::try_from(guesses[gi].saturating_sub(pos)).unwrap_or(n);
+                let found = if !inside && i >= guess_at {
+                    match b.escape {
+                        Some(e) => memchr::memchr3(q, e, b'\n', &chunk[i..]),
+                        None => memchr::memchr2(q, b'\n', &chunk[i..]),
+                    }
+                } else {
+                    let limit = if inside { n } else { guess_at.min(n) };
+                    let hay = &chunk[i..limit];
+                    let hit = match b.escape {
+                        Some(e) => memchr::memchr2(q, e, hay),
+                        None => memchr::memchr(q, hay),
+                    };
+                    if hit.is_none() {
+                        i = limit;
+                        continue;
+                    }
+                    hit
+                };
+                let Some(k) = found else {
+                    i = n;
+                    break;
+                };
+                i += k;
+                let c = chunk[i];
+                if Some(c) == b.escape {
+                    pending_escape = true;
+                } else if c == q {
+                    inside = !inside;
+                } else {
+                    let off = pos + i as u64;
+                    out.push(off + 1);
+                    gi += 1;
+                    while gi < guesses.len() && guesses[gi] <= off {
+                        gi += 1;
+                    }
+                }
+                i += 1;
+            }
+            pos += n as u64;
+            continue;
+        }
         while i < n && gi < guesses.len() {
             let c = chunk[i];
             let off = pos + i as u64;
@@ -353,5 +414,68 @@ mod tests {
         assert_eq!(find_boundaries(&p, &[3], nq).unwrap(), vec![5]);
         assert_eq!(find_boundaries(&p, &[3, 9], nq).unwrap(), vec![5, 12]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The memchr jumps agree with a byte-by-byte reading of quote parity,
+    /// whatever the chunk size (state carried across chunk ends).
+    #[test]
+    fn boundaries_match_a_byte_by_byte_scan() {
+        let dir = std::env::temp_dir().join(format!("stmtc-split-ref-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut rng = crate::util::SplitMix64::new(3);
+        let alphabet = b"ab,\"\n\\";
+        for case in 0..300 {
+            let len = 1 + (rng.next() % 120) as usize;
+            let text: Vec<u8> = (0..len)
+                .map(|_| alphabet[(rng.next() % alphabet.len() as u64) as usize])
+                .collect();
+            let p = dir.join(format!("r{case}.csv"));
+            std::fs::write(&p, &text).unwrap();
+            let mut guesses: Vec<u64> = (0..1 + rng.next() % 4)
+                .map(|_| rng.next() % len as u64)
+                .collect();
+            guesses.sort_unstable();
+            for escape in [None, Some(b'\\')] {
+                let b = Boundary {
+                    quote: Some(b'"'),
+                    escape,
+                };
+                let expected = reference(&text, &guesses, b);
+                for chunk in [1, 2, 3, 7, 64, 1 << 20] {
+                    let got = find_boundaries_in_chunks(&p, &guesses, b, chunk).unwrap();
+                    assert_eq!(
+                        got,
+                        expected,
+                        "{:?} {guesses:?} {escape:?} chunk {chunk}",
+                        String::from_utf8_lossy(&text)
+                    );
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn reference(text: &[u8], guesses: &[u64], b: Boundary) -> Vec<u64> {
+        let (mut inside, mut escaped, mut gi) = (false, false, 0);
+        let mut out = Vec::new();
+        for (i, &c) in text.iter().enumerate() {
+            if gi == guesses.len() {
+                break;
+            }
+            if escaped {
+                escaped = false;
+            } else if Some(c) == b.escape {
+                escaped = true;
+            } else if Some(c) == b.quote {
+                inside = !inside;
+            } else if c == b'\n' && !inside && i as u64 >= guesses[gi] {
+                out.push(i as u64 + 1);
+                while gi < guesses.len() && guesses[gi] <= i as u64 {
+                    gi += 1;
+                }
+            }
+        }
+        out.dedup();
+        out
     }
 }
