@@ -1354,39 +1354,44 @@ fn references_columns(expr: &Expr) -> bool {
 /// Calls `f` on every node of the expression tree, parents first.
 pub(crate) fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(expr);
+    for_each_child(expr, &mut |child| visit(child, f));
+}
+
+/// Calls `f` on each direct operand of `expr`, left to right.
+pub(crate) fn for_each_child(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
     match &expr.kind {
         ExprKind::Column(_) | ExprKind::Literal(_) => {}
         ExprKind::Unary { operand, .. }
         | ExprKind::Cast { operand, .. }
         | ExprKind::Extract { operand, .. }
-        | ExprKind::RoundTime { operand, .. } => visit(operand, f),
+        | ExprKind::RoundTime { operand, .. } => f(operand),
         ExprKind::Binary { left, right, .. } => {
-            visit(left, f);
-            visit(right, f);
+            f(left);
+            f(right);
         }
         ExprKind::Case {
             branches,
             otherwise,
         } => {
             for (c, r) in branches {
-                visit(c, f);
-                visit(r, f);
+                f(c);
+                f(r);
             }
             if let Some(o) = otherwise {
-                visit(o, f);
+                f(o);
             }
         }
         ExprKind::InList { operand, list, .. } => {
-            visit(operand, f);
+            f(operand);
             for e in list {
-                visit(e, f);
+                f(e);
             }
         }
         ExprKind::Like {
             operand, pattern, ..
         } => {
-            visit(operand, f);
-            visit(pattern, f);
+            f(operand);
+            f(pattern);
         }
         ExprKind::TimestampDiff {
             start: a, end: b, ..
@@ -1396,15 +1401,22 @@ pub(crate) fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
             operand: b,
             ..
         } => {
-            visit(a, f);
-            visit(b, f);
+            f(a);
+            f(b);
         }
         ExprKind::Call { args, .. } => {
             for a in args {
-                visit(a, f);
+                f(a);
             }
         }
     }
+}
+
+/// Levels of the expression tree (a column or literal is 1).
+pub(crate) fn depth(expr: &Expr) -> usize {
+    let mut deepest = 0;
+    for_each_child(expr, &mut |child| deepest = deepest.max(depth(child)));
+    deepest + 1
 }
 
 /// The expression with every span cleared, for structural comparison.

@@ -14,7 +14,7 @@ mod literals;
 mod query;
 mod scope;
 
-pub(crate) use expr::{map_children, strip_spans, visit};
+pub(crate) use expr::{depth, map_children, strip_spans, visit};
 
 use std::collections::{BTreeMap, HashSet};
 
