@@ -204,7 +204,7 @@ impl Gen<'_> {
         self.features = self.statics.features();
         let statics = std::mem::take(&mut self.statics).into_items();
         Ok(quote! {
-            #![allow(clippy::all, unused_parens, unused_variables, unused_mut, non_snake_case, dead_code)]
+            #![allow(clippy::all, unused_parens, unused_variables, unused_mut, non_snake_case, dead_code, unused_imports, unused_assignments)]
             //! The job program: see plan.txt for the plan it implements.
             use stmtc_runtime as rt;
             use rt::sink::format::RowFormat as _;
