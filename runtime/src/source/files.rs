@@ -183,7 +183,6 @@ fn find_boundaries_in_chunks(
                     hit
                 };
                 let Some(k) = found else {
-                    i = n;
                     break;
                 };
                 i += k;
