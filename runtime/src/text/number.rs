@@ -216,6 +216,9 @@ pub fn parse_f64(text: &[u8]) -> Option<f64> {
         b'+' => (false, &t[1..]),
         _ => (false, t),
     };
+    if let Some(v) = plain_decimal(body) {
+        return Some(if neg { -v } else { v });
+    }
     let v = match body {
         b"NaN" => f64::NAN,
         b"Infinity" => f64::INFINITY,
@@ -232,6 +235,36 @@ pub fn parse_f64(text: &[u8]) -> Option<f64> {
         }
     };
     Some(if neg { -v } else { v })
+}
+
+/// Exact powers of ten as doubles (all below 2^53).
+const POW10: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// The common `123.45` form with at most 15 digits, without the general
+/// parser: the digits as an integer `m < 2^53` and `10^k` are exact doubles,
+/// so `m / 10^k` is the correctly rounded value (Clinger's fast path), the
+/// same double `Double.parseDouble` and Rust's parser give. `None` for any
+/// other form (exponents, more digits, no digit at all).
+#[inline]
+fn plain_decimal(body: &[u8]) -> Option<f64> {
+    if body.is_empty() || body.len() > 16 {
+        return None;
+    }
+    let (mut m, mut digits, mut k, mut point) = (0u64, 0usize, 0usize, false);
+    for &c in body {
+        match c {
+            b'0'..=b'9' => {
+                m = m * 10 + u64::from(c - b'0');
+                digits += 1;
+                k += usize::from(point);
+            }
+            b'.' if !point => point = true,
+            _ => return None,
+        }
+    }
+    (digits > 0 && digits <= 15).then(|| m as f64 / POW10[k])
 }
 
 /// `Float.parseFloat` (same syntax as [`parse_f64`], rounded to f32 directly).
@@ -300,6 +333,66 @@ mod tests {
     }
 
     use super::*;
+
+    /// The plain-decimal shortcut gives the same doubles as the general parser.
+    #[test]
+    fn plain_decimals_parse_like_the_general_parser() {
+        let mut rng = crate::util::SplitMix64::new(11);
+        let mut cases: Vec<String> = [
+            "0",
+            "0.0",
+            "-0.0",
+            ".5",
+            "5.",
+            ".",
+            "",
+            "-",
+            "1.2.3",
+            "007.50",
+            "999999999999999",
+            "9999999999999999",
+            "0.000000000000001",
+            "123456789012345.",
+            "1e5",
+            "+3.25",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for _ in 0..50_000 {
+            let int_digits = (rng.next() % 10) as usize;
+            let frac_digits = (rng.next() % 9) as usize;
+            let digit =
+                |rng: &mut crate::util::SplitMix64| char::from(b'0' + (rng.next() % 10) as u8);
+            let mut s: String = (0..int_digits).map(|_| digit(&mut rng)).collect();
+            if frac_digits > 0 || rng.next() % 4 == 0 {
+                s.push('.');
+                s.extend((0..frac_digits).map(|_| digit(&mut rng)));
+            }
+            cases.push(s);
+        }
+        for c in &cases {
+            let general = {
+                let t = c.as_bytes();
+                let (neg, body) = match t.first() {
+                    Some(b'-') => (true, &t[1..]),
+                    Some(b'+') => (false, &t[1..]),
+                    _ => (false, t),
+                };
+                std::str::from_utf8(body)
+                    .ok()
+                    .filter(|b| {
+                        !b.is_empty()
+                            && b.bytes()
+                                .all(|x| x.is_ascii_digit() || x == b'.' || x == b'e')
+                    })
+                    .and_then(|b| b.parse::<f64>().ok())
+                    .map(|v| if neg { -v } else { v })
+            };
+            let got = parse_f64(c.as_bytes());
+            assert_eq!(got.map(f64::to_bits), general.map(f64::to_bits), "{c:?}");
+        }
+    }
 
     #[test]
     fn integers_parse_like_java_at_every_length() {
