@@ -121,13 +121,19 @@ fn run(binary: &Path, dir: &Path, rows: u32) -> std::process::Output {
         .expect("run job")
 }
 
-#[test]
-fn a_killed_job_leaves_every_sink_old_or_new() {
+/// The built job binary `name` of `job`, and an empty run directory.
+fn job_and_empty_dir(name: &str, job: &str, run_dir: &str) -> (PathBuf, PathBuf) {
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e");
-    let binary = build(&work, "kill_job", JOB);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kill-run");
+    let binary = build(&work, name, job);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(run_dir);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("mkdir");
+    (binary, dir)
+}
+
+#[test]
+fn a_killed_job_leaves_every_sink_old_or_new() {
+    let (binary, dir) = job_and_empty_dir("kill_job", JOB, "kill-run");
     std::fs::write(dir.join("bad.csv"), "1\n2\n").expect("write");
 
     // Two distinct complete outputs: A (200k rows) and B (150k rows).
@@ -300,11 +306,7 @@ fn append_commit_pending(dir: &Path) -> bool {
 
 #[test]
 fn a_killed_append_job_adds_whole_runs_or_nothing() {
-    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e");
-    let binary = build(&work, "kill_append_job", APPEND_JOB);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kill-append-run");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("mkdir");
+    let (binary, dir) = job_and_empty_dir("kill_append_job", APPEND_JOB, "kill-append-run");
     let run = |dir: &Path| {
         let out = Command::new(&binary)
             .arg("--quiet")
