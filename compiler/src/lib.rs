@@ -31,10 +31,6 @@ pub struct Checked {
     pub file: SourceFile,
     /// Sorted by position.
     pub diagnostics: Vec<Diagnostic>,
-    /// The bound job, kept only inside the compiler (`explain`, `compile`):
-    /// its trees can be deep, so they are printed and dropped on the
-    /// compiler's big stack, never on the caller's.
-    job: Option<ir::BoundJob>,
     /// (tables, views, inserts) of the bound job.
     counts: Option<(usize, usize, usize)>,
     bound: String,
@@ -87,45 +83,120 @@ pub(crate) fn set_current_span(span: Span) {
 
 /// Parses, binds and type-checks a job file, collecting every error.
 pub fn check(file: SourceFile) -> Checked {
-    on_big_stack(move || {
-        let mut checked = check_here(file);
-        if let Some(job) = checked.job.take() {
-            checked.bound = ir_print::bound_job(&job);
-            drop(job); // deep trees are dropped here, on the big stack
-        }
-        checked
-    })
+    on_big_stack(move || pipeline(file, Goal::Check).0)
 }
 
-fn check_here(file: SourceFile) -> Checked {
-    let mut diags = Diagnostics::default();
+/// How far [`pipeline`] goes, and what it produces at the end.
+enum Goal<'a, 't> {
+    /// Parse and bind; the bound statement set is printed.
+    Check,
+    /// Plan, then print the plan.
+    Explain {
+        options: &'a ExplainOptions,
+        trace: Option<TraceFn<'t>>,
+    },
+    /// Plan, then generate the job crate.
+    Compile {
+        runtime: &'a RuntimeLocation,
+        package: Option<&'a str>,
+        base_dir: Option<&'a std::path::Path>,
+    },
+}
+
+/// What a [`Goal`] beyond checking produced.
+enum Output {
+    Plan(String),
+    Crate(CompiledJob),
+}
+
+/// The compiler, one step after the other: parse -> bind -> lower ->
+/// optimize -> explain or codegen. Each step runs `guarded`, so a bug in
+/// one becomes a located internal error; the first step that fails (or
+/// reports errors) ends the run, and everything found so far is returned.
+fn pipeline(file: SourceFile, goal: Goal<'_, '_>) -> (Checked, Option<Output>) {
     set_current_span(Span::new(0, 0));
-    let result = guarded(|| {
+    let mut diags = Diagnostics::default();
+    let bound = guarded(|| {
         let mut diags = Diagnostics::default();
         let script = parser::parse_script(&file, &mut diags);
         let job = binder::bind_script(&file, &script, &mut diags);
         (job, diags)
     });
-    let job = match result {
+    let job = match bound {
         Ok((job, found)) => {
             diags = found;
-            Some(job)
+            Some(job).filter(|_| !diags.has_errors())
         }
         Err(d) => {
             diags.push(d);
             None
         }
     };
-    let job = if diags.has_errors() { None } else { job };
-    let counts = job
-        .as_ref()
-        .map(|j| (j.tables.len(), j.views.len(), j.inserts.len()));
-    Checked {
+    let mut checked = Checked {
+        counts: job
+            .as_ref()
+            .map(|j| (j.tables.len(), j.views.len(), j.inserts.len())),
         file,
-        diagnostics: diags.into_sorted(),
-        job,
-        counts,
+        diagnostics: Vec::new(),
         bound: String::new(),
+    };
+    let finish = |mut checked: Checked, diags: Diagnostics, output: Option<Output>| {
+        checked.diagnostics = diags.into_sorted();
+        (checked, output)
+    };
+    let Some(job) = job else {
+        return finish(checked, diags, None);
+    };
+    let (base_dir, mut trace, explain_options, compile_target) = match goal {
+        Goal::Check => {
+            // Deep trees are printed and dropped here, on the big stack.
+            checked.bound = ir_print::bound_job(&job);
+            return finish(checked, diags, None);
+        }
+        Goal::Explain { options, trace } => {
+            (Some(options.base_dir.as_path()), trace, Some(options), None)
+        }
+        Goal::Compile {
+            runtime,
+            package,
+            base_dir,
+        } => (base_dir, None, None, Some((runtime, package))),
+    };
+    let file = checked.file.clone();
+    let mut trace_plan = |pass: &str, plan: &plan::Plan| {
+        if let Some(t) = trace.as_mut() {
+            t(
+                pass,
+                &plan::explain::text(plan, &file, plan::explain::Details::default(), Vec::new()),
+            );
+        }
+    };
+    let planned = guarded(|| {
+        let mut plan = plan::lower(job, base_dir);
+        plan.compact();
+        trace_plan("lowering", &plan);
+        plan::passes::optimize(plan, &mut trace_plan)
+    });
+    let plan = match planned {
+        Ok(plan) => plan,
+        Err(d) => {
+            diags.push(d);
+            return finish(checked, diags, None);
+        }
+    };
+    let output = guarded(|| match (explain_options, compile_target) {
+        (Some(options), _) => Ok(Output::Plan(explain_plan(&plan, &file, options))),
+        (None, Some((runtime, package))) => {
+            compile_plan(&plan, &file, runtime, package).map(Output::Crate)
+        }
+        (None, None) => unreachable!("checking ends before planning"),
+    });
+    match output {
+        Ok(Ok(output)) => finish(checked, diags, Some(output)),
+        Ok(Err(d)) | Err(d) => {
+            diags.push(d);
+            finish(checked, diags, None)
+        }
     }
 }
 
@@ -202,57 +273,30 @@ pub fn explain(
     options: &ExplainOptions,
     trace: Option<TraceFn<'_>>,
 ) -> Result<String, Box<Checked>> {
-    on_big_stack(move || explain_here(file, options, trace))
+    on_big_stack(
+        move || match pipeline(file, Goal::Explain { options, trace }) {
+            (_, Some(Output::Plan(text))) => Ok(text),
+            (checked, _) => Err(Box::new(checked)),
+        },
+    )
 }
 
-fn explain_here(
-    file: SourceFile,
-    options: &ExplainOptions,
-    trace: Option<TraceFn<'_>>,
-) -> Result<String, Box<Checked>> {
-    let mut checked = Box::new(check_here(file));
-    let Some(job) = checked.job.take() else {
-        return Err(checked);
-    };
-    let file = checked.file.clone();
+fn explain_plan(plan: &plan::Plan, file: &SourceFile, options: &ExplainOptions) -> String {
     let details = plan::explain::Details {
         changelog: options.changelog,
         cost: options.cost,
     };
-    let result = guarded(|| {
-        let mut plan = plan::lower(job);
-        let mut noop = |_: &str, _: &str| {};
-        let trace: &mut dyn FnMut(&str, &str) = match trace {
-            Some(t) => t,
-            None => &mut noop,
-        };
-        plan.compact();
-        trace(
-            "lowering",
-            &plan::explain::text(&plan, &file, plan::explain::Details::default(), Vec::new()),
-        );
-        let plan = plan::passes::optimize(plan, &mut |pass, p| {
-            trace(
-                pass,
-                &plan::explain::text(p, &file, plan::explain::Details::default(), Vec::new()),
-            )
-        });
-        let rows = if options.cost {
-            plan::cost::estimate_rows(&plan, &options.base_dir)
-        } else {
-            Vec::new()
-        };
-        match options.format {
-            ExplainFormat::Text => plan::explain::text(&plan, &file, details, rows),
-            ExplainFormat::Json => plan::explain::json(&plan, &file, details, rows),
-            ExplainFormat::Dot => plan::explain::dot(&plan, details, rows),
-            ExplainFormat::Mermaid => plan::explain::mermaid(&plan, details, rows),
-        }
-    });
-    result.map_err(|d| {
-        checked.diagnostics.push(d);
-        checked
-    })
+    let rows = if options.cost {
+        plan::cost::estimate_rows(plan, &options.base_dir)
+    } else {
+        Vec::new()
+    };
+    match options.format {
+        ExplainFormat::Text => plan::explain::text(plan, file, details, rows),
+        ExplainFormat::Json => plan::explain::json(plan, file, details, rows),
+        ExplainFormat::Dot => plan::explain::dot(plan, details, rows),
+        ExplainFormat::Mermaid => plan::explain::mermaid(plan, details, rows),
+    }
 }
 
 /// Where a compiled job crate finds the runtime crate.
@@ -270,38 +314,45 @@ pub struct CompiledJob {
     pub files: Vec<(std::path::PathBuf, String)>,
 }
 
-/// Checks, plans and generates the job crate for a job file.
+/// Checks, plans and generates the job crate for a job file. `base_dir` is
+/// where the job's relative source paths resolve (Flink resolves them
+/// against the working directory): the planner estimates sources from
+/// their sizes there; `None` plans without sizes.
 pub fn compile(
     file: SourceFile,
     runtime: &RuntimeLocation,
     package: Option<&str>,
+    base_dir: Option<&std::path::Path>,
 ) -> Result<CompiledJob, Box<Checked>> {
-    on_big_stack(move || compile_here(file, runtime, package))
+    on_big_stack(move || {
+        let goal = Goal::Compile {
+            runtime,
+            package,
+            base_dir,
+        };
+        match pipeline(file, goal) {
+            (_, Some(Output::Crate(job))) => Ok(job),
+            (checked, _) => Err(Box::new(checked)),
+        }
+    })
 }
 
-fn compile_here(
-    file: SourceFile,
+fn compile_plan(
+    plan: &plan::Plan,
+    file: &SourceFile,
     runtime: &RuntimeLocation,
     package: Option<&str>,
-) -> Result<CompiledJob, Box<Checked>> {
-    let mut checked = Box::new(check_here(file));
-    let Some(job) = checked.job.take() else {
-        return Err(checked);
-    };
-    let file = checked.file.clone();
-    let package = package.map_or_else(|| codegen::package_name(&file), str::to_string);
+) -> Result<CompiledJob, Diagnostic> {
+    let package = package.map_or_else(|| codegen::package_name(file), str::to_string);
     let runtime = match runtime {
         RuntimeLocation::Vendored => codegen::RuntimeSource::Vendored,
         RuntimeLocation::Path(p) => codegen::RuntimeSource::Path(p.clone()),
     };
-    let result = guarded(|| {
-        let mut plan = plan::lower(job);
-        plan.compact();
-        let plan = plan::passes::optimize(plan, &mut |_, _| {});
-        let details = plan::explain::Details::default();
-        let text = plan::explain::text(&plan, &file, details, Vec::new());
-        let json = plan::explain::json(&plan, &file, details, Vec::new());
-        codegen::generate_crate(&plan, &file, &package, &runtime, &text, &json).map_err(|e| {
+    let details = plan::explain::Details::default();
+    let text = plan::explain::text(plan, file, details, Vec::new());
+    let json = plan::explain::json(plan, file, details, Vec::new());
+    let files =
+        codegen::generate_crate(plan, file, &package, &runtime, &text, &json).map_err(|e| {
             let span = plan
                 .node(e.node)
                 .provenance
@@ -309,18 +360,11 @@ fn compile_here(
                 .copied()
                 .unwrap_or_default();
             Diagnostic::error(span, e.message)
-        })
-    });
-    match result {
-        Ok(Ok(files)) => Ok(CompiledJob {
-            package: files.package,
-            files: files.files,
-        }),
-        Ok(Err(d)) | Err(d) => {
-            checked.diagnostics.push(d);
-            Err(checked)
-        }
-    }
+        })?;
+    Ok(CompiledJob {
+        package: files.package,
+        files: files.files,
+    })
 }
 
 /// The runtime crate's files, for a runtime folder shared by cached jobs,

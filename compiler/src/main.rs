@@ -183,6 +183,8 @@ fn cache_dir(flag: Option<PathBuf>) -> PathBuf {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Relative source paths resolve here, as in Flink; the planner sizes sources by them.
+    let cwd = std::env::current_dir().ok();
     match cli.command {
         Command::Compile {
             job,
@@ -194,11 +196,15 @@ fn main() -> ExitCode {
                 Ok(f) => f,
                 Err(code) => return code,
             };
-            let compiled =
-                match stmtc::compile(file, &stmtc::RuntimeLocation::Vendored, name.as_deref()) {
-                    Ok(c) => c,
-                    Err(checked) => return report(&checked, color),
-                };
+            let compiled = match stmtc::compile(
+                file,
+                &stmtc::RuntimeLocation::Vendored,
+                name.as_deref(),
+                cwd.as_deref(),
+            ) {
+                Ok(c) => c,
+                Err(checked) => return report(&checked, color),
+            };
             if let Err(e) = write_files(&output, &compiled.files) {
                 eprintln!("error: cannot write {}: {e}", output.display());
                 return ExitCode::from(2);
@@ -236,7 +242,7 @@ fn main() -> ExitCode {
             }
             let runtime = stmtc::RuntimeLocation::Path(runtime_dir.display().to_string());
             // First compile names the package after the job; the cache key is the generated code.
-            let compiled = match stmtc::compile(file.clone(), &runtime, None) {
+            let compiled = match stmtc::compile(file.clone(), &runtime, None, cwd.as_deref()) {
                 Ok(c) => c,
                 Err(checked) => return report(&checked, color),
             };
@@ -247,7 +253,7 @@ fn main() -> ExitCode {
                 }
             }
             let package = format!("{}_{:012x}", compiled.package, hash >> 16);
-            let compiled = match stmtc::compile(file, &runtime, Some(&package)) {
+            let compiled = match stmtc::compile(file, &runtime, Some(&package), cwd.as_deref()) {
                 Ok(c) => c,
                 Err(checked) => return report(&checked, color),
             };

@@ -1,6 +1,7 @@
 //! End to end: every valid fixture with Flink-produced outputs is compiled,
-//! its crate built (one shared runtime and target directory, so the runtime
-//! compiles once), run on the fixture's data, and every sink's output is
+//! its crate built in release, as `stmtc run` builds it (in the target
+//! directory and against the runtime every test shares, `support/shared_build.rs`,
+//! so the runtime compiles once per suite), run on the fixture's data, and every sink's output is
 //! compared with what Flink 2.3 wrote (`fixtures/<case>/expected/`, see each
 //! fixture's FLINK.md). Rows are compared as sorted lines unless the case has
 //! `expected/ORDERED` (its SQL defines the order).
@@ -10,6 +11,9 @@ use std::process::Command;
 
 use stmtc::diagnostics::SourceFile;
 
+#[path = "support/shared_build.rs"]
+mod shared_build;
+
 /// Fixtures whose code generation or results are known to fall short, with
 /// the reason. The test fails if one of them starts to pass (update the list),
 /// so the list can only shrink honestly.
@@ -17,16 +21,6 @@ const KNOWN_GAPS: &[(&str, &str)] = &[];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn write_files(root: &Path, files: &[(PathBuf, String)]) {
-    for (path, text) in files {
-        let target = root.join(path);
-        std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
-        if std::fs::read_to_string(&target).ok().as_deref() != Some(text.as_str()) {
-            std::fs::write(&target, text).expect("write");
-        }
-    }
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -131,27 +125,16 @@ fn run_case(case: &str, work: &Path, runtime: &Path, threads: usize) -> Result<(
     let text = std::fs::read_to_string(fixture.join("job.sql")).map_err(|e| e.to_string())?;
     let file = SourceFile::new(format!("fixtures/{case}/job.sql"), text);
     let location = stmtc::RuntimeLocation::Path(runtime.display().to_string());
-    let compiled = stmtc::compile(file, &location, Some(case)).map_err(|checked| {
-        format!(
-            "{case}: does not compile:\n{}",
-            checked.render_diagnostics(false)
-        )
-    })?;
-    let crate_dir = work.join("jobs").join(case);
-    write_files(&crate_dir, &compiled.files);
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let build = Command::new(&cargo)
-        .args(["build", "--quiet", "--manifest-path"])
-        .arg(crate_dir.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", work.join("target"))
-        .output()
-        .map_err(|e| format!("{case}: cannot run cargo: {e}"))?;
-    if !build.status.success() {
-        return Err(format!(
-            "{case}: the generated crate does not build:\n{}",
-            String::from_utf8_lossy(&build.stderr)
-        ));
-    }
+    let compiled =
+        stmtc::compile(file, &location, Some(case), Some(&fixture)).map_err(|checked| {
+            format!(
+                "{case}: does not compile:\n{}",
+                checked.render_diagnostics(false)
+            )
+        })?;
+    shared_build::write_files(&shared_build::crate_dir(case), &compiled.files);
+    let binary = shared_build::build(case)
+        .map_err(|e| format!("{case}: the generated crate does not build:\n{e}"))?;
     // Run where the job's relative paths point: a copy of the fixture's data.
     let run_dir = work.join("run").join(case);
     let _ = std::fs::remove_dir_all(&run_dir);
@@ -159,7 +142,6 @@ fn run_case(case: &str, work: &Path, runtime: &Path, threads: usize) -> Result<(
         copy_dir(&fixture.join("data"), &run_dir.join("data"));
     }
     std::fs::create_dir_all(&run_dir).map_err(|e| e.to_string())?;
-    let binary = work.join("target").join("debug").join(case);
     let mut command = Command::new(&binary);
     command.arg("--quiet").current_dir(&run_dir);
     if threads > 1 {
@@ -234,9 +216,7 @@ fn run_case(case: &str, work: &Path, runtime: &Path, threads: usize) -> Result<(
 #[test]
 fn fixtures_produce_flinks_results() {
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e");
-    let (_, runtime_files) = stmtc::runtime_crate();
-    let runtime = work.join("runtime");
-    write_files(&runtime, &runtime_files);
+    let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
     let mut cases: Vec<String> = std::fs::read_dir(workspace().join("fixtures"))
         .expect("fixtures/")
         .filter_map(Result::ok)

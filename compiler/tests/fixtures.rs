@@ -46,7 +46,8 @@ fn explain(path: &Path, format: stmtc::ExplainFormat) -> String {
 fn generated_main(path: &Path) -> String {
     let (_, checked) = check_fixture(path);
     let runtime = stmtc::RuntimeLocation::Path("runtime".to_string());
-    match stmtc::compile(checked.file, &runtime, None) {
+    // Sizes from the fixture's own folder, as `explain` takes them.
+    match stmtc::compile(checked.file, &runtime, None, path.parent()) {
         Ok(job) => job
             .files
             .into_iter()

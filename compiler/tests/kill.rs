@@ -19,6 +19,9 @@ use std::time::{Duration, Instant};
 
 use stmtc::diagnostics::SourceFile;
 
+#[path = "support/shared_build.rs"]
+mod shared_build;
+
 const JOB: &str = "
 SET 'execution.runtime-mode' = 'batch';
 CREATE TABLE gen (id BIGINT, v INT) WITH (
@@ -78,39 +81,18 @@ fn staging_left(dir: &Path) -> bool {
         .any(|s| dir.join("out").join(s).join(".stmtc-staging").exists())
 }
 
-/// Compiles `job` into the crate `package` under `work` and builds it (debug);
-/// returns the binary.
-fn build(work: &Path, package: &str, job: &str) -> PathBuf {
-    let (_, runtime_files) = stmtc::runtime_crate();
-    let runtime = work.join("runtime");
-    for (path, text) in &runtime_files {
-        let target = runtime.join(path);
-        std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
-        if std::fs::read_to_string(&target).ok().as_deref() != Some(text.as_str()) {
-            std::fs::write(&target, text).expect("write");
-        }
-    }
+/// Compiles `job` into the crate `package` and builds it (release, in the
+/// target directory every test shares); returns the binary.
+fn build(package: &str, job: &str) -> PathBuf {
+    let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
     let compiled = stmtc::compile(
         SourceFile::new(format!("{package}.sql"), job),
         &stmtc::RuntimeLocation::Path(runtime.display().to_string()),
         Some(package),
     )
     .unwrap_or_else(|c| panic!("{}", c.render_diagnostics(false)));
-    let crate_dir = work.join("jobs").join(package);
-    for (path, text) in &compiled.files {
-        let target = crate_dir.join(path);
-        std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
-        std::fs::write(&target, text).expect("write");
-    }
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let status = Command::new(cargo)
-        .args(["build", "--quiet", "--manifest-path"])
-        .arg(crate_dir.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", work.join("target"))
-        .status()
-        .expect("cargo");
-    assert!(status.success());
-    work.join("target/debug").join(package)
+    shared_build::write_files(&shared_build::crate_dir(package), &compiled.files);
+    shared_build::build(package).unwrap_or_else(|e| panic!("{package} does not build:\n{e}"))
 }
 
 fn run(binary: &Path, dir: &Path, rows: u32) -> std::process::Output {
@@ -123,8 +105,7 @@ fn run(binary: &Path, dir: &Path, rows: u32) -> std::process::Output {
 
 /// The built job binary `name` of `job`, and an empty run directory.
 fn job_and_empty_dir(name: &str, job: &str, run_dir: &str) -> (PathBuf, PathBuf) {
-    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e");
-    let binary = build(&work, name, job);
+    let binary = build(name, job);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(run_dir);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("mkdir");

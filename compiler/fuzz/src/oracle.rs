@@ -219,7 +219,7 @@ fn compile_case(file: &SourceFile) -> Result<(), Finding> {
     let len = file.text.len();
     // A runtime path instead of the vendored runtime: the job's own files only.
     let runtime = stmtc::RuntimeLocation::Path("../runtime".to_string());
-    match stmtc::compile(file.clone(), &runtime, Some("fuzz_job")) {
+    match stmtc::compile(file.clone(), &runtime, Some("fuzz_job"), None) {
         Ok(compiled) => {
             let Some((_, main_rs)) = compiled
                 .files

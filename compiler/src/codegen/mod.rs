@@ -15,6 +15,7 @@
 
 pub(crate) mod expr;
 mod project;
+mod schedule;
 
 use std::collections::BTreeSet;
 
@@ -44,6 +45,8 @@ enum Task {
     SortedRows(NodeId),
     /// Build rows of a RIGHT/FULL join that no probe row matched.
     UnmatchedBuildRows(NodeId),
+    /// The spooled probe rows of a join, replayed once its build is complete.
+    SpoolReplay(NodeId),
 }
 
 impl Task {
@@ -53,7 +56,8 @@ impl Task {
             | Task::Values(n)
             | Task::AggregateResults(n)
             | Task::SortedRows(n)
-            | Task::UnmatchedBuildRows(n) => n,
+            | Task::UnmatchedBuildRows(n)
+            | Task::SpoolReplay(n) => n,
         }
     }
 }
@@ -69,6 +73,8 @@ struct Gen<'a> {
     fs_tables: Vec<crate::ir::TableId>,
     /// Optional runtime features the generated code uses.
     features: Vec<&'static str>,
+    /// Joins whose probe rows are spooled and replayed (`schedule`).
+    spooled: BTreeSet<NodeId>,
 }
 
 fn lit_str(s: &str) -> Literal {
@@ -165,6 +171,7 @@ pub(crate) fn generate_main(
         statics: Statics::new(),
         fs_tables,
         features: Vec::new(),
+        spooled: BTreeSet::new(),
     };
     let tokens = gen.program().map_err(|message| GenError {
         node: gen.current,
@@ -196,6 +203,9 @@ impl Gen<'_> {
             let n = NodeId(i as u32);
             for k in 0..node.kind.inputs().len() {
                 pushes.push(self.push_fn(n, k)?);
+            }
+            if self.spooled.contains(&n) {
+                pushes.push(self.replayed_probe_fn(n)?);
             }
         }
         let state = self.state_struct()?;
@@ -262,117 +272,6 @@ impl Gen<'_> {
             #[doc = " Every table of the job, in the order of the job file, with its `WITH` options."]
             static TABLES: &[rt::job::TableDecl] = &[#(#decls),*];
         }
-    }
-
-    /// Orders the pipeline sources so that every operator a task pushes into
-    /// is ready: a join's build side is complete before its probe side runs,
-    /// and a breaker's output is read only after all its input is in.
-    fn schedule(&self) -> GenResult<Vec<Task>> {
-        let plan = self.plan;
-        let mut tasks = Vec::new();
-        for (i, node) in plan.nodes.iter().enumerate() {
-            let n = NodeId(i as u32);
-            match &node.kind {
-                NodeKind::Scan { .. } => tasks.push(Task::Scan(n)),
-                NodeKind::Values { .. } => tasks.push(Task::Values(n)),
-                NodeKind::Aggregate { .. } => tasks.push(Task::AggregateResults(n)),
-                NodeKind::Sort { .. } => tasks.push(Task::SortedRows(n)),
-                NodeKind::Join {
-                    kind: JoinKind::Right | JoinKind::Full,
-                    ..
-                } => tasks.push(Task::UnmatchedBuildRows(n)),
-                _ => {}
-            }
-        }
-        // What each task's rows reach: breaker inputs (edges) it feeds.
-        let reach: Vec<BTreeSet<(NodeId, usize)>> =
-            tasks.iter().map(|t| self.reached_edges(*t)).collect();
-        // Task a must run before task b when b needs what a feeds.
-        let needs = |b: usize| -> Vec<usize> {
-            let mut before = Vec::new();
-            let task = tasks[b];
-            // Breaker outputs need all their inputs.
-            let own_inputs: Vec<(NodeId, usize)> = match task {
-                Task::AggregateResults(n) | Task::SortedRows(n) => vec![(n, 0)],
-                Task::UnmatchedBuildRows(n) => vec![(n, 0), (n, 1)],
-                _ => Vec::new(),
-            };
-            // Probing a join needs its build side.
-            let probes: Vec<(NodeId, usize)> = reach[b]
-                .iter()
-                .filter(|(n, k)| *k == 0 && matches!(plan.node(*n).kind, NodeKind::Join { .. }))
-                .map(|(n, _)| (*n, 1))
-                .collect();
-            for (a, r) in reach.iter().enumerate() {
-                if a != b
-                    && (own_inputs.iter().any(|e| r.contains(e))
-                        || probes.iter().any(|e| r.contains(e)))
-                {
-                    before.push(a);
-                }
-            }
-            if probes.iter().any(|e| reach[b].contains(e)) {
-                before.push(b); // a task that builds and probes the same join
-            }
-            before
-        };
-        let mut order = Vec::new();
-        let mut state = vec![0u8; tasks.len()]; // 0 new, 1 visiting, 2 done
-        fn visit(
-            t: usize,
-            needs: &dyn Fn(usize) -> Vec<usize>,
-            state: &mut Vec<u8>,
-            order: &mut Vec<usize>,
-        ) -> Result<(), usize> {
-            match state[t] {
-                2 => return Ok(()),
-                1 => return Err(t),
-                _ => {}
-            }
-            state[t] = 1;
-            for a in needs(t) {
-                visit(a, needs, state, order)?;
-            }
-            state[t] = 2;
-            order.push(t);
-            Ok(())
-        }
-        for t in 0..tasks.len() {
-            if let Err(cyclic) = visit(t, &needs, &mut state, &mut order) {
-                return Err(format!(
-                    "a join whose build side and probe side come from the same pipeline ({}) is not supported by code generation yet",
-                    self.descriptions[tasks[cyclic].node().index()]
-                ));
-            }
-        }
-        Ok(order.into_iter().map(|i| tasks[i]).collect())
-    }
-
-    /// The consumer edges a task's rows flow into, through streaming nodes.
-    fn reached_edges(&self, task: Task) -> BTreeSet<(NodeId, usize)> {
-        let mut out = BTreeSet::new();
-        let start = task.node();
-        let mut stack = vec![start];
-        let mut seen = BTreeSet::new();
-        while let Some(n) = stack.pop() {
-            if !seen.insert(n) {
-                continue;
-            }
-            for &(c, k) in &self.consumers[n.index()] {
-                out.insert((c, k));
-                let streams = match &self.plan.node(c).kind {
-                    NodeKind::Calc { .. } | NodeKind::Union { .. } | NodeKind::Window { .. } => {
-                        true
-                    }
-                    NodeKind::Join { .. } => k == 0,
-                    _ => false,
-                };
-                if streams {
-                    stack.push(c);
-                }
-            }
-        }
-        out
     }
 
     fn row_structs(&self) -> GenResult<Vec<TokenStream>> {
@@ -485,6 +384,10 @@ impl Gen<'_> {
             } => {
                 if k == 1 {
                     self.join_build(n, right_keys, &plan.node(*right).schema)?
+                } else if self.spooled.contains(&n) {
+                    // Replayed by its own pipeline once the build is complete.
+                    let q = format_ident!("q{}", n.0);
+                    quote!(st.#q.push(row.clone());)
                 } else {
                     self.join_probe(n, *kind, *left, *right, left_keys, residual.as_ref())?
                 }
@@ -496,6 +399,33 @@ impl Gen<'_> {
         Ok(quote! {
             #d
             #[inline]
+            fn #name(st: &mut State, b: &Built, row: &#in_row) -> rt::Result<()> {
+                #body
+                Ok(())
+            }
+        })
+    }
+
+    /// `probe_N`: the probe of a spooled join, called for each replayed row.
+    fn replayed_probe_fn(&mut self, n: NodeId) -> GenResult<TokenStream> {
+        self.current = n;
+        let NodeKind::Join {
+            kind,
+            left,
+            right,
+            left_keys,
+            residual,
+            ..
+        } = &self.plan.node(n).kind
+        else {
+            return Err("internal: only joins are spooled".to_string());
+        };
+        let body = self.join_probe(n, *kind, *left, *right, left_keys, residual.as_ref())?;
+        let name = format_ident!("probe_{}", n.0);
+        let in_row = row_ident(*left);
+        let d = self.node_doc(n);
+        Ok(quote! {
+            #d
             fn #name(st: &mut State, b: &Built, row: &#in_row) -> rt::Result<()> {
                 #body
                 Ok(())
@@ -1042,6 +972,7 @@ impl Gen<'_> {
                 }
                 NodeKind::Join {
                     kind,
+                    left,
                     right,
                     right_keys,
                     ..
@@ -1055,6 +986,17 @@ impl Gen<'_> {
                     inits.push(quote!(#j: Default::default()));
                     absorbs.push(quote!(self.#j.merge(o.#j);));
                     built_fields.push(quote!(#j: rt::ops::join::JoinTable<#key, #r>));
+                    if self.spooled.contains(&n) {
+                        let q = format_ident!("q{}", n.0);
+                        let l = row_ident(*left);
+                        let d = doc(&format!(
+                            "Probe rows of #{} waiting for its build side",
+                            n.0
+                        ));
+                        fields.push(quote!(#d #q: Vec<#l>));
+                        inits.push(quote!(#q: Vec::new()));
+                        absorbs.push(quote!(self.#q.extend(o.#q);));
+                    }
                     if matches!(kind, JoinKind::Right | JoinKind::Full) {
                         fields.push(quote!(#m: rt::ops::join::MatchedRows));
                         inits.push(quote!(#m: rt::ops::join::MatchedRows::new(b.#j.len())));
@@ -1233,6 +1175,16 @@ impl Gen<'_> {
                     for r in b.#j.unmatched(&matched) {
                         let row = #out_row { #(#l,)* #(#r,)* };
                         #emit
+                    }
+                }
+            }
+            (Task::SpoolReplay(_), NodeKind::Join { .. }) => {
+                let q = format_ident!("q{}", n.0);
+                let probe = format_ident!("probe_{}", n.0);
+                quote! {
+                    let rows = std::mem::take(&mut st.#q);
+                    for row in &rows {
+                        #probe(st, b, row)?;
                     }
                 }
             }

@@ -73,29 +73,20 @@ pub(crate) fn estimate_rows(plan: &Plan, base: &Path) -> Vec<Option<f64>> {
 }
 
 fn source_rows(plan: &Plan, table: crate::ir::TableId, base: &Path) -> Option<f64> {
-    let table = plan.job.table(table);
-    match &table.connector.kind {
-        ConnectorKind::Datagen => table
+    table_source_rows(plan.job.table(table), Some(base))
+}
+
+/// Rows of a source table: datagen's `number-of-rows`, or a filesystem
+/// table's size on disk (when `base` says where relative paths resolve).
+fn table_source_rows(table: &crate::ir::Table, base: Option<&Path>) -> Option<f64> {
+    match (&table.connector.kind, base) {
+        (ConnectorKind::Datagen, _) => table
             .connector
             .options
             .get("number-of-rows")
             .and_then(|n| n.trim().parse::<f64>().ok()),
-        ConnectorKind::Filesystem { path, format } => {
-            let bytes = path_size(&base.join(path))?;
-            let mut width: f64 = table
-                .physical_columns()
-                .map(|(_, c)| text_width(c.ty.kind) + 1.0)
-                .sum();
-            if *format == Format::Json {
-                width += table
-                    .physical_columns()
-                    .map(|(_, c)| c.name.len() as f64 + 4.0)
-                    .sum::<f64>()
-                    + 2.0;
-            }
-            Some((bytes as f64 / width.max(1.0)).round())
-        }
-        ConnectorKind::Print | ConnectorKind::Blackhole => None,
+        (ConnectorKind::Filesystem { .. }, Some(base)) => table_rows(table, base),
+        _ => None,
     }
 }
 
@@ -179,4 +170,146 @@ pub(crate) fn selectivity(e: &Expr) -> f64 {
         ExprKind::Literal(crate::ir::Literal::Boolean(false)) => 0.0,
         _ => 0.25,
     }
+}
+
+/// Estimates over bound trees, for the join order: rows per relation and
+/// the column sets known to be unique (a PRIMARY KEY, GROUP BY keys).
+pub(crate) struct RelEstimator<'a> {
+    job: &'a crate::ir::BoundJob,
+    /// Where relative source paths resolve; `None` estimates every file
+    /// source at `UNKNOWN_SOURCE_ROWS`.
+    base: Option<&'a Path>,
+    sizes: std::cell::RefCell<std::collections::BTreeMap<crate::ir::TableId, f64>>,
+}
+
+/// Rows assumed for a source whose size cannot be known at compile time.
+pub(crate) const UNKNOWN_SOURCE_ROWS: f64 = 1e6;
+
+impl<'a> RelEstimator<'a> {
+    pub(crate) fn new(job: &'a crate::ir::BoundJob, base: Option<&'a Path>) -> Self {
+        RelEstimator {
+            job,
+            base,
+            sizes: Default::default(),
+        }
+    }
+
+    fn source(&self, table: crate::ir::TableId) -> f64 {
+        if let Some(&rows) = self.sizes.borrow().get(&table) {
+            return rows;
+        }
+        let rows =
+            table_source_rows(self.job.table(table), self.base).unwrap_or(UNKNOWN_SOURCE_ROWS);
+        self.sizes.borrow_mut().insert(table, rows);
+        rows
+    }
+
+    /// Estimated rows of a relation.
+    pub(crate) fn rows(&self, rel: &crate::ir::Rel) -> f64 {
+        use crate::ir::RelKind;
+        match &rel.kind {
+            RelKind::Scan { table } => self.source(*table),
+            RelKind::Values { rows } => rows.len() as f64,
+            RelKind::Filter { input, predicate } => self.rows(input) * selectivity(predicate),
+            RelKind::Project { input, .. } | RelKind::Window { input, .. } => self.rows(input),
+            RelKind::Aggregate { input, group, .. } => {
+                if group.is_empty() {
+                    1.0
+                } else {
+                    (self.rows(input) * 0.1).max(1.0)
+                }
+            }
+            RelKind::Join {
+                kind,
+                left,
+                right,
+                condition,
+            } => {
+                let (l, r) = (self.rows(left), self.rows(right));
+                let keyed = !matches!(
+                    condition.kind,
+                    ExprKind::Literal(crate::ir::Literal::Boolean(true))
+                );
+                let joined = if keyed { l.max(r) } else { l * r };
+                match kind {
+                    crate::ir::JoinKind::Inner => joined,
+                    crate::ir::JoinKind::Left => joined.max(l),
+                    crate::ir::JoinKind::Right => joined.max(r),
+                    crate::ir::JoinKind::Full => joined.max(l + r),
+                }
+            }
+            RelKind::UnionAll { inputs } => inputs.iter().map(|i| self.rows(i)).sum(),
+            RelKind::Sort {
+                input,
+                offset,
+                limit,
+                ..
+            } => {
+                let r = (self.rows(input) - offset.unwrap_or(0) as f64).max(0.0);
+                limit.map_or(r, |l| r.min(l as f64))
+            }
+        }
+    }
+
+    /// Column sets of the relation's output whose values are unique.
+    pub(crate) fn unique_keys(
+        &self,
+        rel: &crate::ir::Rel,
+    ) -> Vec<std::collections::BTreeSet<usize>> {
+        use crate::ir::RelKind;
+        match &rel.kind {
+            RelKind::Scan { table } => {
+                let t = self.job.table(*table);
+                if t.primary_key.is_empty() {
+                    return Vec::new();
+                }
+                // Key positions among the physical columns the scan reads.
+                let physical: Vec<usize> = t.physical_columns().map(|(i, _)| i).collect();
+                let key: Option<std::collections::BTreeSet<usize>> = t
+                    .primary_key
+                    .iter()
+                    .map(|k| physical.iter().position(|p| p == k))
+                    .collect();
+                key.into_iter().collect()
+            }
+            RelKind::Filter { input, .. } | RelKind::Sort { input, .. } => self.unique_keys(input),
+            RelKind::Project { input, exprs } => {
+                let below = self.unique_keys(input);
+                below
+                    .into_iter()
+                    .filter_map(|key| {
+                        key.iter()
+                            .map(|&c| {
+                                exprs
+                                    .iter()
+                                    .position(|e| matches!(e.kind, ExprKind::Column(i) if i == c))
+                            })
+                            .collect::<Option<_>>()
+                    })
+                    .collect()
+            }
+            RelKind::Aggregate { group, .. } => vec![(0..group.len()).collect()],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Estimated rows of a filesystem table from its size on disk.
+fn table_rows(table: &crate::ir::Table, base: &Path) -> Option<f64> {
+    let ConnectorKind::Filesystem { path, format } = &table.connector.kind else {
+        return None;
+    };
+    let bytes = path_size(&base.join(path))?;
+    let mut width: f64 = table
+        .physical_columns()
+        .map(|(_, c)| text_width(c.ty.kind) + 1.0)
+        .sum();
+    if *format == Format::Json {
+        width += table
+            .physical_columns()
+            .map(|(_, c)| c.name.len() as f64 + 4.0)
+            .sum::<f64>()
+            + 2.0;
+    }
+    Some((bytes as f64 / width.max(1.0)).round())
 }

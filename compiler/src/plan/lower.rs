@@ -2,15 +2,22 @@
 //! `Plan::intern`, so equal subtrees of different INSERTs (or one view used
 //! twice) become one node by construction.
 
+use super::cost::RelEstimator;
+use super::normalize::normalize;
 use super::rewrite::{and_all, column, columns, conjuncts, remap};
 use super::{NodeId, NodeKind, Plan};
 use crate::ir::{BinaryOp, BoundJob, Expr, ExprKind, Field, Rel, RelKind};
 
-pub(crate) fn lower(job: BoundJob) -> Plan {
+/// Lowers every INSERT, its predicates placed first (`normalize`, which
+/// orders joins by estimates; `base_dir` is where relative source paths
+/// resolve for them).
+pub(crate) fn lower(job: BoundJob, base_dir: Option<&std::path::Path>) -> Plan {
     let mut plan = Plan::new(job);
     let job = std::sync::Arc::clone(&plan.job);
+    let estimates = RelEstimator::new(&job, base_dir);
     for (statement, insert) in job.inserts.iter().enumerate() {
-        let input = lower_rel(&mut plan, &insert.query);
+        let query = normalize(insert.query.clone(), &estimates);
+        let input = lower_rel(&mut plan, &query);
         let schema = plan.node(input).schema.clone();
         let sink = plan.intern(
             NodeKind::Sink {

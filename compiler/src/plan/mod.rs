@@ -12,7 +12,9 @@
 
 pub(crate) mod cost;
 pub(crate) mod explain;
+mod join_order;
 mod lower;
+mod normalize;
 pub(crate) mod passes;
 mod rewrite;
 mod verify;

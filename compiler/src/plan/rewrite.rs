@@ -98,3 +98,12 @@ fn null() -> Expr {
         span: crate::diagnostics::Span::default(),
     }
 }
+
+/// The literal TRUE (an empty condition).
+pub(crate) fn true_literal() -> Expr {
+    Expr {
+        kind: ExprKind::Literal(Literal::Boolean(true)),
+        ty: DataType::not_null(TypeKind::Boolean),
+        span: crate::diagnostics::Span::default(),
+    }
+}

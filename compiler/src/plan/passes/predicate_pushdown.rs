@@ -257,25 +257,4 @@ Sink #6 k2 [blackhole] INSERT INTO
             "unchanged",
         );
     }
-
-    #[test]
-    fn pushes_one_sided_conjuncts_below_an_inner_join() {
-        check_pass(
-            "predicate_pushdown",
-            &format!(
-                "{TABLES} INSERT INTO k1 SELECT t.a, u.name FROM t JOIN u ON t.a = u.id
-                 WHERE t.b > 0 AND u.name <> 'x' AND t.b < u.id;"
-            ),
-            "
-Sink #7 k1 [blackhole] INSERT INTO
-+- Calc #6 select=[a, name]
-   +- Calc #5 where=[(b < id)] select=[a, b, s, id, name]
-      +- Join #4 inner on=[a = id]
-         +- Calc #1 where=[(b > 0)] select=[a, b, s]
-            +- Scan #0 t [datagen] read=[a, b, s]
-         +- Calc #3 where=[(name <> CAST('x' AS STRING NOT NULL))] select=[id, name]
-            +- Scan #2 u [datagen] read=[id, name]
-",
-        );
-    }
 }

@@ -15,7 +15,7 @@ fn lowered(sql: &str) -> (SourceFile, Plan) {
         "test job does not check: {:?}",
         diags.into_sorted()
     );
-    let mut plan = lower(job);
+    let mut plan = lower(job, None);
     plan.compact();
     (file, plan)
 }
@@ -47,6 +47,13 @@ pub(crate) fn check_pass(name: &str, sql: &str, expected: &str) {
 
 fn body(text: &str) -> String {
     text.lines().skip(2).collect::<Vec<_>>().join("\n")
+}
+
+/// The explain text (without the header line) of the plan as lowered,
+/// before any rewrite: what `normalize` and `join_order` made of it.
+pub(crate) fn lowered_text(sql: &str) -> String {
+    let (file, plan) = lowered(sql);
+    body(&text(&plan, &file, Details::default(), Vec::new()))
 }
 
 /// The explain text (without the header line) of the fully optimized plan.

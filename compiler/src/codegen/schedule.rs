@@ -1,0 +1,204 @@
+//! The schedule: which pipelines the job runs, and in what order.
+//!
+//! A pipeline starts at a source of rows (a scan, VALUES, a breaker's
+//! output: aggregate results, sorted rows, outer-join leftovers, a replayed
+//! spool) and pushes each row through streaming operators (calcs, unions,
+//! window assignment, join probes) into breakers (aggregates, sorts, join
+//! builds, sinks). A pipeline may run only once every join it probes is
+//! built and every breaker it reads is complete.
+//!
+//! When that is impossible, because a join's probe rows and build rows come
+//! from the same pipeline (a self-join, a table joined with its own
+//! aggregate) or from pipelines that build each other's joins (crosswise
+//! joins across INSERTs), the join's probe input is *spooled*: the pipeline
+//! stores those rows, and a later pipeline replays them into the probe once
+//! the build is complete. Sources are still read once. Spools are chosen
+//! one at a time, the first join (in plan order) on a dependency cycle,
+//! until the order exists.
+
+use std::collections::BTreeSet;
+
+use super::{Gen, GenResult, Task};
+use crate::ir::JoinKind;
+use crate::plan::{NodeId, NodeKind};
+
+impl Gen<'_> {
+    /// Orders the pipelines so that every operator a task pushes into is
+    /// ready, spooling join probes where a cycle would need it (fills
+    /// `self.spooled`).
+    pub(super) fn schedule(&mut self) -> GenResult<Vec<Task>> {
+        loop {
+            let tasks = self.tasks();
+            let reach: Vec<BTreeSet<(NodeId, usize)>> =
+                tasks.iter().map(|t| self.reached_edges(*t)).collect();
+            let needs: Vec<Vec<usize>> = (0..tasks.len())
+                .map(|b| self.needs(&tasks, &reach, b))
+                .collect();
+            if let Some(join) = self.join_on_cycle(&reach, &needs) {
+                self.spooled.insert(join);
+                continue;
+            }
+            let order = topological(&needs).map_err(|cyclic| {
+                format!(
+                    "internal: no pipeline order exists around {}",
+                    self.descriptions[tasks[cyclic].node().index()]
+                )
+            })?;
+            return Ok(order.into_iter().map(|i| tasks[i]).collect());
+        }
+    }
+
+    /// Every pipeline source of the plan, in node order.
+    fn tasks(&self) -> Vec<Task> {
+        let mut tasks = Vec::new();
+        for (i, node) in self.plan.nodes.iter().enumerate() {
+            let n = NodeId(i as u32);
+            match &node.kind {
+                NodeKind::Scan { .. } => tasks.push(Task::Scan(n)),
+                NodeKind::Values { .. } => tasks.push(Task::Values(n)),
+                NodeKind::Aggregate { .. } => tasks.push(Task::AggregateResults(n)),
+                NodeKind::Sort { .. } => tasks.push(Task::SortedRows(n)),
+                NodeKind::Join { kind, .. } => {
+                    if self.spooled.contains(&n) {
+                        tasks.push(Task::SpoolReplay(n));
+                    }
+                    if matches!(kind, JoinKind::Right | JoinKind::Full) {
+                        tasks.push(Task::UnmatchedBuildRows(n));
+                    }
+                }
+                _ => {}
+            }
+        }
+        tasks
+    }
+
+    /// The tasks that must run before task `b`.
+    fn needs(&self, tasks: &[Task], reach: &[BTreeSet<(NodeId, usize)>], b: usize) -> Vec<usize> {
+        let plan = self.plan;
+        // Breaker outputs need all their inputs; a replay needs its spool
+        // filled and its join built.
+        let own_inputs: Vec<(NodeId, usize)> = match tasks[b] {
+            Task::AggregateResults(n) | Task::SortedRows(n) => vec![(n, 0)],
+            Task::UnmatchedBuildRows(n) | Task::SpoolReplay(n) => vec![(n, 0), (n, 1)],
+            Task::Scan(_) | Task::Values(_) => Vec::new(),
+        };
+        // Probing a join needs its build side.
+        let probes: Vec<(NodeId, usize)> = reach[b]
+            .iter()
+            .filter(|(n, k)| {
+                *k == 0
+                    && matches!(plan.node(*n).kind, NodeKind::Join { .. })
+                    && !self.spooled.contains(n)
+            })
+            .map(|(n, _)| (*n, 1))
+            .collect();
+        let mut before = Vec::new();
+        for (a, r) in reach.iter().enumerate() {
+            let feeds = own_inputs.iter().chain(&probes).any(|e| r.contains(e));
+            // Unmatched build rows are known once the replayed probe ran too.
+            let replays_for = matches!(
+                (tasks[a], tasks[b]),
+                (Task::SpoolReplay(x), Task::UnmatchedBuildRows(y)) if x == y
+            );
+            if a != b && (feeds || replays_for) {
+                before.push(a);
+            }
+        }
+        if probes.iter().any(|e| reach[b].contains(e)) {
+            before.push(b); // a task that builds and probes the same join
+        }
+        before
+    }
+
+    /// A join whose probe must be spooled: some task probing it depends,
+    /// directly or through other tasks, on a task building it.
+    fn join_on_cycle(
+        &self,
+        reach: &[BTreeSet<(NodeId, usize)>],
+        needs: &[Vec<usize>],
+    ) -> Option<NodeId> {
+        // before[a]: every task that must run before a (transitively).
+        let before: Vec<BTreeSet<usize>> = (0..needs.len())
+            .map(|a| {
+                let mut seen = BTreeSet::new();
+                let mut stack = needs[a].clone();
+                while let Some(t) = stack.pop() {
+                    if seen.insert(t) {
+                        stack.extend(needs[t].iter().copied());
+                    }
+                }
+                seen
+            })
+            .collect();
+        self.plan.nodes.iter().enumerate().find_map(|(i, node)| {
+            let n = NodeId(i as u32);
+            if !matches!(node.kind, NodeKind::Join { .. }) || self.spooled.contains(&n) {
+                return None;
+            }
+            let probers: Vec<usize> = (0..reach.len())
+                .filter(|&t| reach[t].contains(&(n, 0)))
+                .collect();
+            let builders = (0..reach.len()).filter(|&t| reach[t].contains(&(n, 1)));
+            let cyclic = builders
+                .into_iter()
+                .any(|a| probers.iter().any(|&p| p == a || before[a].contains(&p)));
+            cyclic.then_some(n)
+        })
+    }
+
+    /// The consumer edges a task's rows flow into, through streaming nodes.
+    pub(super) fn reached_edges(&self, task: Task) -> BTreeSet<(NodeId, usize)> {
+        let mut out = BTreeSet::new();
+        let start = task.node();
+        let mut stack = vec![start];
+        let mut seen = BTreeSet::new();
+        while let Some(n) = stack.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            for &(c, k) in &self.consumers[n.index()] {
+                out.insert((c, k));
+                let streams = match &self.plan.node(c).kind {
+                    NodeKind::Calc { .. } | NodeKind::Union { .. } | NodeKind::Window { .. } => {
+                        true
+                    }
+                    NodeKind::Join { .. } => k == 0 && !self.spooled.contains(&c),
+                    _ => false,
+                };
+                if streams {
+                    stack.push(c);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// An order in which every task comes after what it needs, or a task on a cycle.
+fn topological(needs: &[Vec<usize>]) -> Result<Vec<usize>, usize> {
+    fn visit(
+        t: usize,
+        needs: &[Vec<usize>],
+        state: &mut Vec<u8>,
+        order: &mut Vec<usize>,
+    ) -> Result<(), usize> {
+        match state[t] {
+            2 => return Ok(()),
+            1 => return Err(t),
+            _ => {}
+        }
+        state[t] = 1;
+        for &a in &needs[t] {
+            visit(a, needs, state, order)?;
+        }
+        state[t] = 2;
+        order.push(t);
+        Ok(())
+    }
+    let mut order = Vec::new();
+    let mut state = vec![0u8; needs.len()]; // 0 new, 1 visiting, 2 done
+    for t in 0..needs.len() {
+        visit(t, needs, &mut state, &mut order)?;
+    }
+    Ok(order)
+}

@@ -1,0 +1,431 @@
+//! Predicate placement on each INSERT's tree, before it becomes part of the
+//! shared DAG: conditions go to the join they constrain.
+//!
+//! - Conditions written in WHERE over an inner or comma join become that
+//!   join's condition (equi-join keys when `l = r` compares the two sides,
+//!   residual predicates otherwise); conditions on one input go down to it.
+//!   Each group of inner joins is then ordered by `join_order`.
+//! - An outer join whose WHERE rejects the NULLs it pads becomes an inner
+//!   join (LEFT/RIGHT), or a one-sided outer join (FULL), as in Calcite.
+//! - Across an outer join only what SQL allows moves: WHERE conjuncts on the
+//!   preserved side go down to it; ON conjuncts on the padded side go down to
+//!   that side; ON conjuncts on the preserved side stay join residuals.
+//!
+//! This runs per INSERT, so each consumer gets the join its own filters
+//! make; interning then shares whatever comes out equal (the scans always).
+//! Predicates move only towards joins: filters over plain scans, aggregates
+//! and unions stay where they are, for the DAG rewrites to push into shared
+//! nodes only when every consumer agrees.
+
+use super::cost::RelEstimator;
+use super::is_deterministic;
+use super::join_order;
+use super::rewrite::{and_all, columns, conjuncts, remap, substitute};
+use crate::ir::{BinaryOp, Expr, ExprKind, JoinKind, Rel, RelKind, UnaryOp};
+
+/// Places the predicates of one INSERT's tree.
+pub(crate) fn normalize(rel: Rel, est: &RelEstimator<'_>) -> Rel {
+    push(rel, Vec::new(), est)
+}
+
+/// Applies `preds` (conjuncts over `rel`'s output) to `rel`, as deep as
+/// they usefully go, and normalizes everything below.
+pub(super) fn push(rel: Rel, preds: Vec<Expr>, est: &RelEstimator<'_>) -> Rel {
+    let Rel { kind, schema, span } = rel;
+    match kind {
+        RelKind::Filter { input, predicate } if joins_below(&input) => {
+            let mut all = conjuncts(predicate);
+            all.extend(preds);
+            push(*input, all, est)
+        }
+        RelKind::Project { input, exprs } if joins_below(&input) && !preds.is_empty() => {
+            let (down, stay): (Vec<Expr>, Vec<Expr>) = preds.into_iter().partition(|p| {
+                is_deterministic(p) && columns(p).iter().all(|&c| is_deterministic(&exprs[c]))
+            });
+            let down = down.into_iter().map(|p| substitute(p, &exprs)).collect();
+            let input = Box::new(push(*input, down, est));
+            let project = Rel {
+                kind: RelKind::Project { input, exprs },
+                schema,
+                span,
+            };
+            filter_over(project, stay)
+        }
+        RelKind::Join {
+            kind,
+            left,
+            right,
+            condition,
+        } => push_join(kind, *left, *right, condition, preds, schema, span, est),
+        kind => {
+            let kind = map_inputs(kind, &mut |input| push(input, Vec::new(), est));
+            filter_over(Rel { kind, schema, span }, preds)
+        }
+    }
+}
+
+/// The node with each input normalized by `f`.
+fn map_inputs(kind: RelKind, f: &mut dyn FnMut(Rel) -> Rel) -> RelKind {
+    let mut boxed = |b: Box<Rel>| Box::new(f(*b));
+    match kind {
+        RelKind::Scan { .. } | RelKind::Values { .. } => kind,
+        RelKind::Filter { input, predicate } => RelKind::Filter {
+            input: boxed(input),
+            predicate,
+        },
+        RelKind::Project { input, exprs } => RelKind::Project {
+            input: boxed(input),
+            exprs,
+        },
+        RelKind::Aggregate {
+            input,
+            group,
+            aggregates,
+        } => RelKind::Aggregate {
+            input: boxed(input),
+            group,
+            aggregates,
+        },
+        RelKind::Join {
+            kind,
+            left,
+            right,
+            condition,
+        } => RelKind::Join {
+            kind,
+            left: boxed(left),
+            right: boxed(right),
+            condition,
+        },
+        RelKind::UnionAll { inputs } => RelKind::UnionAll {
+            inputs: inputs.into_iter().map(&mut *f).collect(),
+        },
+        RelKind::Sort {
+            input,
+            keys,
+            offset,
+            limit,
+        } => RelKind::Sort {
+            input: boxed(input),
+            keys,
+            offset,
+            limit,
+        },
+        RelKind::Window {
+            input,
+            window,
+            time_column,
+        } => RelKind::Window {
+            input: boxed(input),
+            window,
+            time_column,
+        },
+    }
+}
+
+/// Whether a join sits below `rel`, through filters and projections only.
+fn joins_below(rel: &Rel) -> bool {
+    match &rel.kind {
+        RelKind::Join { .. } => true,
+        RelKind::Filter { input, .. } | RelKind::Project { input, .. } => joins_below(input),
+        _ => false,
+    }
+}
+
+/// `rel` filtered by the conjuncts (itself when there are none).
+pub(super) fn filter_over(rel: Rel, preds: Vec<Expr>) -> Rel {
+    match and_all(preds) {
+        None => rel,
+        Some(predicate) => Rel {
+            schema: rel.schema.clone(),
+            span: rel.span,
+            kind: RelKind::Filter {
+                input: Box::new(rel),
+                predicate,
+            },
+        },
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn push_join(
+    kind: JoinKind,
+    left: Rel,
+    right: Rel,
+    condition: Expr,
+    preds: Vec<Expr>,
+    schema: Vec<crate::ir::Field>,
+    span: crate::diagnostics::Span,
+    est: &RelEstimator<'_>,
+) -> Rel {
+    let la = left.schema.len();
+    let rejects = |side: &dyn Fn(usize) -> bool| {
+        preds
+            .iter()
+            .any(|p| is_deterministic(p) && never_true_when_null(p, side))
+    };
+    let (rejects_left, rejects_right) = (rejects(&|c| c < la), rejects(&|c| c >= la));
+    let kind = match (kind, rejects_left, rejects_right) {
+        (JoinKind::Left, _, true) | (JoinKind::Right, true, _) | (JoinKind::Full, true, true) => {
+            JoinKind::Inner
+        }
+        (JoinKind::Full, true, false) => JoinKind::Left,
+        (JoinKind::Full, false, true) => JoinKind::Right,
+        (kind, _, _) => kind,
+    };
+    let only = |e: &Expr, side: &dyn Fn(usize) -> bool| {
+        let cols = columns(e);
+        is_deterministic(e) && !cols.is_empty() && cols.iter().all(|&c| side(c))
+    };
+    let on = conjuncts(condition);
+    let (left, right, on, above) = match kind {
+        JoinKind::Inner => {
+            let join = Rel {
+                kind: RelKind::Join {
+                    kind,
+                    left: Box::new(left),
+                    right: Box::new(right),
+                    condition: super::rewrite::true_literal(),
+                },
+                schema,
+                span,
+            };
+            let mut all = on;
+            all.extend(preds);
+            return join_order::inner_joins(join, all, est);
+        }
+        JoinKind::Left | JoinKind::Right => {
+            // The preserved side takes WHERE conjuncts, the padded side ON
+            // conjuncts; everything else stays where it was written.
+            let preserved_is_left = kind == JoinKind::Left;
+            let preserved = |c: usize| (c < la) == preserved_is_left;
+            let padded = |c: usize| (c < la) != preserved_is_left;
+            let (to_preserved, above): (Vec<Expr>, Vec<Expr>) =
+                preds.into_iter().partition(|p| only(p, &preserved));
+            let (to_padded, on): (Vec<Expr>, Vec<Expr>) =
+                on.into_iter().partition(|p| only(p, &padded));
+            let (to_left, to_right) = if preserved_is_left {
+                (to_preserved, to_padded)
+            } else {
+                (to_padded, to_preserved)
+            };
+            let to_right = to_right
+                .into_iter()
+                .map(|p| remap(p, &|c| c - la))
+                .collect();
+            (
+                push(left, to_left, est),
+                push(right, to_right, est),
+                on,
+                above,
+            )
+        }
+        JoinKind::Full => (
+            push(left, Vec::new(), est),
+            push(right, Vec::new(), est),
+            on,
+            preds,
+        ),
+    };
+    let join = Rel {
+        kind: RelKind::Join {
+            kind,
+            left: Box::new(left),
+            right: Box::new(right),
+            condition: and_all(on).unwrap_or_else(super::rewrite::true_literal),
+        },
+        schema,
+        span,
+    };
+    filter_over(join, above)
+}
+
+/// Whether `e` is never TRUE when every column for which `padded` holds is
+/// NULL: such a WHERE conjunct removes the rows an outer join pads.
+pub(super) fn never_true_when_null(e: &Expr, padded: &dyn Fn(usize) -> bool) -> bool {
+    match &e.kind {
+        ExprKind::Binary {
+            op: BinaryOp::And,
+            left,
+            right,
+        } => never_true_when_null(left, padded) || never_true_when_null(right, padded),
+        ExprKind::Binary {
+            op: BinaryOp::Or,
+            left,
+            right,
+        } => never_true_when_null(left, padded) && never_true_when_null(right, padded),
+        ExprKind::Unary {
+            op: UnaryOp::IsNotNull | UnaryOp::IsTrue | UnaryOp::IsFalse | UnaryOp::Not,
+            operand,
+        } => null_when_null(operand, padded),
+        _ => null_when_null(e, padded),
+    }
+}
+
+/// Whether `e` is NULL when every column for which `padded` holds is NULL
+/// (strict operators over such a column; anything else is assumed not).
+fn null_when_null(e: &Expr, padded: &dyn Fn(usize) -> bool) -> bool {
+    match &e.kind {
+        ExprKind::Column(c) => padded(*c),
+        ExprKind::Binary { op, left, right } => {
+            !matches!(
+                op,
+                BinaryOp::And
+                    | BinaryOp::Or
+                    | BinaryOp::IsDistinctFrom
+                    | BinaryOp::IsNotDistinctFrom
+            ) && (null_when_null(left, padded) || null_when_null(right, padded))
+        }
+        ExprKind::Unary {
+            op: UnaryOp::Not | UnaryOp::Negate,
+            operand,
+        }
+        | ExprKind::Cast { operand, .. }
+        | ExprKind::Extract { operand, .. }
+        | ExprKind::RoundTime { operand, .. }
+        | ExprKind::InList { operand, .. } => null_when_null(operand, padded),
+        ExprKind::Like {
+            operand, pattern, ..
+        } => null_when_null(operand, padded) || null_when_null(pattern, padded),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::rewrite::column;
+    use crate::types::{DataType, TypeKind};
+
+    fn int(c: usize) -> Expr {
+        column(c, DataType::new(TypeKind::Int, true))
+    }
+
+    fn binary(op: BinaryOp, l: Expr, r: Expr) -> Expr {
+        Expr {
+            kind: ExprKind::Binary {
+                op,
+                left: Box::new(l),
+                right: Box::new(r),
+            },
+            ty: DataType::new(TypeKind::Boolean, true),
+            span: Default::default(),
+        }
+    }
+
+    fn unary(op: UnaryOp, e: Expr) -> Expr {
+        Expr {
+            kind: ExprKind::Unary {
+                op,
+                operand: Box::new(e),
+            },
+            ty: DataType::new(TypeKind::Boolean, false),
+            span: Default::default(),
+        }
+    }
+
+    /// Whether the predicate removes rows whose columns >= 2 are NULL.
+    fn check(e: &Expr, expect: bool) {
+        assert_eq!(never_true_when_null(e, &|c| c >= 2), expect, "{e:?}");
+    }
+
+    #[test]
+    fn null_rejection() {
+        check(&binary(BinaryOp::Gt, int(2), int(0)), true);
+        check(&binary(BinaryOp::Gt, int(1), int(0)), false);
+        check(&unary(UnaryOp::IsNotNull, int(3)), true);
+        check(&unary(UnaryOp::IsNull, int(3)), false);
+        let plus = binary(BinaryOp::Plus, int(0), int(2));
+        check(&binary(BinaryOp::Eq, plus, int(1)), true);
+        let either = binary(
+            BinaryOp::Or,
+            binary(BinaryOp::Eq, int(2), int(0)),
+            binary(BinaryOp::Eq, int(1), int(0)),
+        );
+        check(&either, false);
+        let both = binary(
+            BinaryOp::Or,
+            binary(BinaryOp::Eq, int(2), int(0)),
+            binary(BinaryOp::Lt, int(3), int(0)),
+        );
+        check(&both, true);
+        check(&binary(BinaryOp::IsDistinctFrom, int(2), int(0)), false);
+        check(
+            &unary(UnaryOp::IsNotTrue, binary(BinaryOp::Eq, int(2), int(0))),
+            false,
+        );
+    }
+
+    const TABLES: &str = "CREATE TABLE t (a INT, b INT, s STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '1000');
+        CREATE TABLE u (id INT, name STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '10');
+        CREATE TABLE k1 (a INT, s STRING) WITH ('connector' = 'blackhole');";
+
+    #[track_caller]
+    fn lowers_to(sql: &str, expected: &str) {
+        let actual = crate::plan::passes::test_support::lowered_text(&format!("{TABLES} {sql}"));
+        assert_eq!(actual.trim(), expected.trim(), "\n{actual}\n");
+    }
+
+    #[test]
+    fn where_conjuncts_go_to_the_join_and_its_sides() {
+        lowers_to(
+            "INSERT INTO k1 SELECT t.a, u.name FROM t JOIN u ON t.a = u.id
+             WHERE t.b > 0 AND u.name <> 'x' AND t.b < u.id;",
+            "
+Sink #6 k1 [blackhole] INSERT INTO
++- Calc #5 select=[a, name]
+   +- Join #4 inner on=[a = id] where=[(b < id)]
+      +- Calc #1 where=[(b > 0)] select=[a, b, s]
+         +- Scan #0 t [datagen] read=[a, b, s]
+      +- Calc #3 where=[(name <> CAST('x' AS STRING NOT NULL))] select=[id, name]
+         +- Scan #2 u [datagen] read=[id, name]
+",
+        );
+    }
+
+    #[test]
+    fn a_comma_join_becomes_a_keyed_join() {
+        lowers_to(
+            "INSERT INTO k1 SELECT t.a, u.name FROM t, u WHERE u.id = t.a;",
+            "
+Sink #4 k1 [blackhole] INSERT INTO
++- Calc #3 select=[a, name]
+   +- Join #2 inner on=[a = id]
+      +- Scan #0 t [datagen] read=[a, b, s]
+      +- Scan #1 u [datagen] read=[id, name]
+",
+        );
+    }
+
+    #[test]
+    fn a_null_rejecting_where_makes_a_left_join_inner() {
+        lowers_to(
+            "INSERT INTO k1 SELECT t.a, u.name FROM t LEFT JOIN u ON t.a = u.id WHERE u.name <> 'x';",
+            "
+Sink #5 k1 [blackhole] INSERT INTO
++- Calc #4 select=[a, name]
+   +- Join #3 inner on=[a = id]
+      +- Scan #0 t [datagen] read=[a, b, s]
+      +- Calc #2 where=[(name <> CAST('x' AS STRING NOT NULL))] select=[id, name]
+         +- Scan #1 u [datagen] read=[id, name]
+",
+        );
+    }
+
+    #[test]
+    fn is_null_over_the_padded_side_stays_above_the_outer_join() {
+        lowers_to(
+            "INSERT INTO k1 SELECT t.a, u.name FROM t LEFT JOIN u ON t.a = u.id AND t.b > 1
+             WHERE u.id IS NULL AND t.s <> 'y';",
+            "
+Sink #6 k1 [blackhole] INSERT INTO
++- Calc #5 select=[a, name]
+   +- Calc #4 where=[id IS NULL] select=[a, b, s, id, name]
+      +- Join #3 left on=[a = id] where=[(b > 1)]
+         +- Calc #1 where=[(s <> CAST('y' AS STRING NOT NULL))] select=[a, b, s]
+            +- Scan #0 t [datagen] read=[a, b, s]
+         +- Scan #2 u [datagen] read=[id, name]
+",
+        );
+    }
+}
