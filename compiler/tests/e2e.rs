@@ -13,6 +13,10 @@ use stmtc::diagnostics::SourceFile;
 
 #[path = "support/shared_build.rs"]
 mod shared_build;
+#[path = "support/sink_compare.rs"]
+mod sink_compare;
+
+use sink_compare::{compare, sink_lines};
 
 /// Fixtures whose code generation or results are known to fall short, with
 /// the reason. The test fails if one of them starts to pass (update the list),
@@ -34,89 +38,6 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &target).expect("copy");
         }
     }
-}
-
-/// All lines of all visible part files of a sink directory.
-fn sink_lines(dir: &Path) -> Vec<String> {
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
-        Ok(entries) => entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| {
-                let name = p
-                    .file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .to_string();
-                p.is_file() && !name.starts_with('.') && !name.starts_with('_')
-            })
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    files.sort();
-    let mut lines = Vec::new();
-    for f in files {
-        let text = std::fs::read_to_string(&f).expect("read part file");
-        lines.extend(text.lines().map(str::to_string));
-    }
-    lines
-}
-
-/// Whether two lines are equal but for the last digits of floating-point
-/// numbers: partial sums computed on several threads add up in another order
-/// than Flink's single-threaded run (as Flink's own would with parallelism).
-fn equal_up_to_float_rounding(a: &str, b: &str) -> bool {
-    let split = |s: &str| -> Vec<String> {
-        s.split([',', ':', '{', '}', '"', '[', ']', '|', ';'])
-            .map(str::to_string)
-            .collect()
-    };
-    let (ta, tb) = (split(a), split(b));
-    ta.len() == tb.len()
-        && ta.iter().zip(&tb).all(|(x, y)| {
-            x == y
-                || match (x.parse::<f64>(), y.parse::<f64>()) {
-                    (Ok(p), Ok(q)) => (p - q).abs() <= 1e-12 * p.abs().max(q.abs()),
-                    _ => false,
-                }
-        })
-}
-
-fn compare(
-    case: &str,
-    what: &str,
-    mut actual: Vec<String>,
-    expected_file: &Path,
-    ordered: bool,
-    float_tolerance: bool,
-) -> Result<(), String> {
-    let text = std::fs::read_to_string(expected_file)
-        .map_err(|e| format!("{case}: {}: {e}", expected_file.display()))?;
-    let mut expected: Vec<String> = text.lines().map(str::to_string).collect();
-    if !ordered {
-        actual.sort();
-        expected.sort();
-    }
-    if actual == expected {
-        return Ok(());
-    }
-    if float_tolerance
-        && actual.len() == expected.len()
-        && actual
-            .iter()
-            .zip(&expected)
-            .all(|(a, e)| equal_up_to_float_rounding(a, e))
-    {
-        return Ok(());
-    }
-    let diff =
-        similar::TextDiff::from_lines(&(expected.join("\n") + "\n"), &(actual.join("\n") + "\n"))
-            .unified_diff()
-            .header("flink", "stmtc")
-            .to_string();
-    Err(format!(
-        "{case}: {what} differs from Flink's output:\n{diff}"
-    ))
 }
 
 /// Compiles, builds and runs one fixture; `Err` describes what went wrong.
@@ -220,7 +141,8 @@ fn fixtures_produce_flinks_results() {
     let mut cases: Vec<String> = std::fs::read_dir(workspace().join("fixtures"))
         .expect("fixtures/")
         .filter_map(Result::ok)
-        .filter(|e| e.path().join("expected").is_dir())
+        // A folder with `queries/` is a suite of jobs with a test of its own (tpch.rs).
+        .filter(|e| e.path().join("expected").is_dir() && !e.path().join("queries").is_dir())
         .map(|e| e.file_name().to_string_lossy().to_string())
         .collect();
     cases.sort();

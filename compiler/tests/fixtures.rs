@@ -66,7 +66,9 @@ fn valid_fixtures() -> Vec<PathBuf> {
         .expect("fixtures/")
         .map(|e| e.expect("entry").path())
         .filter(|d| {
+            // A folder with `queries/` is a suite of jobs with a test of its own (tpch.rs).
             d.join("job.sql").exists()
+                && !d.join("queries").is_dir()
                 && !d
                     .file_name()
                     .unwrap_or_default()
