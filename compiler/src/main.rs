@@ -181,6 +181,216 @@ fn cache_dir(flag: Option<PathBuf>) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(".stmtc-cache"))
 }
 
+/// The children of `stmtc run` (cargo, then the job binary) and the signals
+/// that stop them. Each child leads its own process group, so a signal
+/// forwarded to the group also reaches cargo's rustc processes, and nothing
+/// of a group outlives `stmtc run`, however `stmtc run` ends:
+/// - SIGINT, SIGTERM or SIGHUP to stmtc is forwarded to the group; stmtc waits
+///   for the child, starts no next step and exits with 128 + the signal;
+/// - if stmtc is killed outright (SIGKILL), the child gets SIGKILL from the
+///   kernel (`PR_SET_PDEATHSIG`) and a watchdog process kills the rest of
+///   its group (rustc processes of a killed cargo would otherwise finish);
+/// - when the child ends, whatever it left in its group is killed.
+///
+/// Children must be started from the main thread: the kernel sends the
+/// parent-death signal when the thread that forked the child ends.
+mod children {
+    use std::io;
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::process::{Command, ExitCode, ExitStatus};
+    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::time::Duration;
+
+    const FORWARDED: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+    /// How often the supervising loop looks for a signal to forward or an
+    /// exited child; a signal handler cannot wake a `wait` without a race.
+    const POLL: Duration = Duration::from_millis(25);
+
+    /// A signal received and not yet forwarded to the running child.
+    static PENDING: AtomicI32 = AtomicI32::new(0);
+    /// The last signal received by stmtc, 0 while none was.
+    static RECEIVED: AtomicI32 = AtomicI32::new(0);
+
+    extern "C" fn record(signal: libc::c_int) {
+        // Atomic stores are async-signal-safe; the supervising loop does the rest.
+        PENDING.store(signal, Ordering::SeqCst);
+        RECEIVED.store(signal, Ordering::SeqCst);
+    }
+
+    /// Records SIGINT, SIGTERM and SIGHUP instead of dying at once, so that
+    /// they can be forwarded to the running child. A signal ignored when stmtc
+    /// started (nohup, a background job of a script) stays ignored, for stmtc
+    /// and its children.
+    pub fn catch_signals() {
+        for signal in FORWARDED {
+            // SAFETY: sigaction with a zeroed struct, an empty mask and a handler
+            // that only stores to atomics.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = record as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                action.sa_flags = libc::SA_RESTART;
+                libc::sigemptyset(&mut action.sa_mask);
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(signal, &action, &mut old) == 0
+                    && old.sa_sigaction == libc::SIG_IGN
+                {
+                    libc::sigaction(signal, &old, std::ptr::null_mut());
+                }
+            }
+        }
+    }
+
+    /// The exit code of an interrupted `stmtc run` (130 for SIGINT, 143 for
+    /// SIGTERM), once a signal was received.
+    pub fn interrupted() -> Option<ExitCode> {
+        match RECEIVED.load(Ordering::SeqCst) {
+            0 => None,
+            signal => Some(ExitCode::from((128 + signal) as u8)),
+        }
+    }
+
+    /// The exit code that reports a child's status: its own code, or
+    /// 128 + the signal that killed it, as shells report it.
+    pub fn exit_code(status: ExitStatus) -> ExitCode {
+        match (status.code(), status.signal()) {
+            (Some(code), _) => ExitCode::from(code as u8),
+            (None, Some(signal)) => ExitCode::from((128 + signal) as u8),
+            (None, None) => ExitCode::FAILURE,
+        }
+    }
+
+    /// Runs `command` to its end in its own process group, forwarding the
+    /// signals stmtc receives meanwhile, then kills what is left of the group.
+    pub fn run(command: &mut Command) -> io::Result<ExitStatus> {
+        let parent = std::process::id() as libc::pid_t;
+        command.process_group(0);
+        // SAFETY: the hook only calls prctl and getppid, both async-signal-safe.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                // stmtc died before prctl ran: the signal will never come.
+                if libc::getppid() != parent {
+                    return Err(io::Error::from_raw_os_error(libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+        let mut child = command.spawn()?;
+        // spawn returns after exec, so the group exists and the child's
+        // handlers are the defaults: a forwarded signal cannot be lost.
+        let group = child.id() as libc::pid_t;
+        let watchdog = Watchdog::start(group);
+        loop {
+            let signal = PENDING.swap(0, Ordering::SeqCst);
+            if signal != 0 {
+                // SAFETY: kill has no memory effects.
+                unsafe { libc::kill(-group, signal) };
+            }
+            if exited(group) {
+                break;
+            }
+            std::thread::sleep(POLL);
+        }
+        // The exited leader stays a zombie until `wait` reaps it, so the group
+        // id cannot name another group yet.
+        // SAFETY: kill has no memory effects.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
+        drop(watchdog);
+        child.wait()
+    }
+
+    /// Whether the child `pid` has exited, without reaping it. An error
+    /// (there is no such child) counts as exited, so `wait` reports it.
+    fn exited(pid: libc::pid_t) -> bool {
+        loop {
+            // SAFETY: waitid writes into a zeroed siginfo_t we own.
+            unsafe {
+                let mut info: libc::siginfo_t = std::mem::zeroed();
+                let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+                if libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) == 0 {
+                    return info.si_pid() != 0;
+                }
+            }
+            if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                return true;
+            }
+        }
+    }
+
+    /// A forked helper that kills a process group when stmtc dies, even by
+    /// SIGKILL: it blocks reading a pipe whose only writer is stmtc, and the
+    /// kernel closes that end when stmtc exits, however it exits.
+    struct Watchdog {
+        pid: libc::pid_t,
+        writer: libc::c_int,
+    }
+
+    impl Watchdog {
+        /// None when no pipe or process could be made; the child still dies
+        /// with stmtc, only its own children might not.
+        fn start(group: libc::pid_t) -> Option<Watchdog> {
+            let mut ends = [0; 2];
+            // SAFETY: pipe2 writes two descriptors into `ends`.
+            if unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+                return None;
+            }
+            let [reader, writer] = ends;
+            // SAFETY: between fork and _exit the helper only makes
+            // async-signal-safe calls on memory it owns.
+            match unsafe { libc::fork() } {
+                0 => unsafe {
+                    libc::close(writer);
+                    for fd in 0..=2 {
+                        libc::close(fd);
+                    }
+                    // Its own group and no handlers: a Ctrl-C to stmtc's
+                    // terminal group must not end it before stmtc.
+                    libc::setpgid(0, 0);
+                    for signal in FORWARDED {
+                        libc::signal(signal, libc::SIG_IGN);
+                    }
+                    let mut byte = 0u8;
+                    while libc::read(reader, (&raw mut byte).cast(), 1) < 0
+                        && *libc::__errno_location() == libc::EINTR
+                    {}
+                    libc::kill(-group, libc::SIGKILL);
+                    libc::_exit(0)
+                },
+                -1 => {
+                    // SAFETY: closing the descriptors pipe2 just made.
+                    unsafe {
+                        libc::close(reader);
+                        libc::close(writer);
+                    }
+                    None
+                }
+                pid => {
+                    // SAFETY: closing stmtc's copy of the reading end.
+                    unsafe { libc::close(reader) };
+                    Some(Watchdog { pid, writer })
+                }
+            }
+        }
+    }
+
+    impl Drop for Watchdog {
+        /// Lets the helper go (it kills the group, already empty or about to
+        /// be) and reaps it.
+        fn drop(&mut self) {
+            // SAFETY: closing our descriptor and reaping our own child.
+            unsafe {
+                libc::close(self.writer);
+                let mut status = 0;
+                while libc::waitpid(self.pid, &mut status, 0) < 0
+                    && *libc::__errno_location() == libc::EINTR
+                {}
+            }
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Relative source paths resolve here, as in Flink; the planner sizes sources by them.
@@ -226,6 +436,7 @@ fn main() -> ExitCode {
             cache_dir: cache_flag,
             color,
         } => {
+            children::catch_signals();
             let file = match read_job(&job) {
                 Ok(f) => f,
                 Err(code) => return code,
@@ -262,14 +473,21 @@ fn main() -> ExitCode {
                 eprintln!("error: cannot write {}: {e}", crate_dir.display());
                 return ExitCode::from(2);
             }
+            if let Some(code) = children::interrupted() {
+                return code;
+            }
             let target = cache.join("target");
-            let status = std::process::Command::new(
+            let mut build = std::process::Command::new(
                 std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
-            )
-            .args(["build", "--release", "--manifest-path"])
-            .arg(crate_dir.join("Cargo.toml"))
-            .env("CARGO_TARGET_DIR", &target)
-            .status();
+            );
+            build
+                .args(["build", "--release", "--manifest-path"])
+                .arg(crate_dir.join("Cargo.toml"))
+                .env("CARGO_TARGET_DIR", &target);
+            let status = children::run(&mut build);
+            if let Some(code) = children::interrupted() {
+                return code;
+            }
             match status {
                 Ok(s) if s.success() => {}
                 Ok(s) => {
@@ -294,9 +512,12 @@ fn main() -> ExitCode {
             if let Some(t) = threads {
                 run.arg("--threads").arg(t.to_string());
             }
-            match run.status() {
-                Ok(s) if s.success() => ExitCode::SUCCESS,
-                Ok(s) => ExitCode::from(s.code().map_or(1, |c| c.clamp(1, 255) as u8)),
+            let status = children::run(&mut run);
+            if let Some(code) = children::interrupted() {
+                return code;
+            }
+            match status {
+                Ok(s) => children::exit_code(s),
                 Err(e) => {
                     eprintln!("error: cannot start the job binary: {e}");
                     ExitCode::from(2)
