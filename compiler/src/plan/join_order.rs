@@ -21,7 +21,7 @@ use std::collections::BTreeSet;
 use super::cost::RelEstimator;
 use super::is_deterministic;
 use super::normalize::{filter_over, push};
-use super::rewrite::{and_all, columns, remap, true_literal};
+use super::rewrite::{and_all, columns, pull_factors, remap, true_literal};
 use crate::ir::{BinaryOp, Expr, ExprKind, Field, JoinKind, Rel, RelKind};
 
 /// Groups with more leaves than this are not reordered (greedy ordering is
@@ -58,6 +58,7 @@ pub(super) fn inner_joins(join: Rel, preds: Vec<Expr>, est: &RelEstimator<'_>) -
     let mut conditions = Vec::new();
     flatten(join, 0, &mut leaves, &mut conditions);
     conditions.extend(preds);
+    let conditions: Vec<Expr> = conditions.into_iter().flat_map(pull_factors).collect();
     let leaf_of = |c: usize| {
         leaves
             .iter()

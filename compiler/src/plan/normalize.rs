@@ -428,4 +428,19 @@ Sink #6 k1 [blackhole] INSERT INTO
 ",
         );
     }
+
+    #[test]
+    fn a_key_in_every_branch_of_an_or_becomes_a_join_key() {
+        lowers_to(
+            "INSERT INTO k1 SELECT t.a, u.name FROM t, u
+             WHERE (t.a = u.id AND t.b > 1) OR (u.id = t.a AND u.name = 'x') OR (t.a = u.id AND t.b < 0);",
+            "
+Sink #4 k1 [blackhole] INSERT INTO
++- Calc #3 select=[a, name]
+   +- Join #2 inner on=[a = id] where=[(((b > 1) OR (name = CAST('x' AS STRING NOT NULL))) OR (b < 0))]
+      +- Scan #0 t [datagen] read=[a, b, s]
+      +- Scan #1 u [datagen] read=[id, name]
+",
+        );
+    }
 }

@@ -107,3 +107,99 @@ pub(crate) fn true_literal() -> Expr {
         span: crate::diagnostics::Span::default(),
     }
 }
+
+/// The OR-ed parts of a predicate.
+pub(crate) fn disjuncts(e: Expr) -> Vec<Expr> {
+    match e.kind {
+        ExprKind::Binary {
+            op: BinaryOp::Or,
+            left,
+            right,
+        } => {
+            let mut out = disjuncts(*left);
+            out.extend(disjuncts(*right));
+            out
+        }
+        _ => vec![e],
+    }
+}
+
+/// OR of the predicates (at least one).
+pub(crate) fn or_all(parts: Vec<Expr>) -> Expr {
+    let mut iter = parts.into_iter();
+    let first = iter.next().expect("a disjunction has parts");
+    iter.fold(first, |acc, p| {
+        let nullable = acc.ty.nullable || p.ty.nullable;
+        let span = acc.span;
+        Expr {
+            kind: ExprKind::Binary {
+                op: BinaryOp::Or,
+                left: Box::new(acc),
+                right: Box::new(p),
+            },
+            ty: DataType::new(TypeKind::Boolean, nullable),
+            span,
+        }
+    })
+}
+
+/// `(a AND b) OR (a AND c)` as `[a, b OR c]`: the conjuncts every disjunct
+/// shares, then what is left of the disjunction (Calcite's `pullFactors`;
+/// the distributive law holds in SQL's three-valued logic). Lets a join key
+/// written in every branch of an OR (TPC-H Q19) become a key.
+pub(crate) fn pull_factors(e: Expr) -> Vec<Expr> {
+    if !matches!(
+        e.kind,
+        ExprKind::Binary {
+            op: BinaryOp::Or,
+            ..
+        }
+    ) {
+        return vec![e];
+    }
+    let branches: Vec<Vec<Expr>> = disjuncts(e.clone()).into_iter().map(conjuncts).collect();
+    // Compared without spans, `a = b` the same as `b = a`.
+    let strip = |x: &Expr| {
+        let mut x = crate::binder::strip_spans(x.clone());
+        if let ExprKind::Binary {
+            op: BinaryOp::Eq,
+            left,
+            right,
+        } = &mut x.kind
+        {
+            if format!("{left:?}") > format!("{right:?}") {
+                std::mem::swap(left, right);
+            }
+        }
+        x
+    };
+    let stripped: Vec<Vec<Expr>> = branches
+        .iter()
+        .map(|b| b.iter().map(strip).collect())
+        .collect();
+    let mut common: Vec<Expr> = Vec::new();
+    let mut common_stripped: Vec<Expr> = Vec::new();
+    for (c, s) in branches[0].iter().zip(&stripped[0]) {
+        if !common_stripped.contains(s) && stripped[1..].iter().all(|b| b.contains(s)) {
+            common.push(c.clone());
+            common_stripped.push(s.clone());
+        }
+    }
+    if common.is_empty() {
+        return vec![e];
+    }
+    let mut rest = Vec::new();
+    for branch in branches {
+        let left: Vec<Expr> = branch
+            .into_iter()
+            .filter(|c| !common_stripped.contains(&strip(c)))
+            .collect();
+        match and_all(left) {
+            Some(r) => rest.push(r),
+            // One branch is the common part alone: the OR adds nothing.
+            None => return common,
+        }
+    }
+    common.push(or_all(rest));
+    common
+}
