@@ -89,6 +89,7 @@ fn build(package: &str, job: &str) -> PathBuf {
         SourceFile::new(format!("{package}.sql"), job),
         &stmtc::RuntimeLocation::Path(runtime.display().to_string()),
         Some(package),
+        None,
     )
     .unwrap_or_else(|c| panic!("{}", c.render_diagnostics(false)));
     shared_build::write_files(&shared_build::crate_dir(package), &compiled.files);
