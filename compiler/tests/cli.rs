@@ -4,6 +4,9 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+#[path = "support/shared_build.rs"]
+mod shared_build;
+
 fn stmtc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_stmtc"))
         .args(args)
@@ -166,9 +169,11 @@ fn run_builds_once_and_runs_the_job() {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/region_split");
     std::fs::copy(fixture.join("job.sql"), job.join("job.sql")).expect("copy");
     std::fs::copy(fixture.join("data/orders.csv"), job.join("data/orders.csv")).expect("copy");
-    let cache = work.join("cache");
+    // The cache is the folder where the other tests build their jobs: the
+    // runtime they build is the one `stmtc run` builds.
+    let cache = shared_build::root();
     let run = || {
-        Command::new(env!("CARGO_BIN_EXE_stmtc"))
+        shared_build::sanitized(&mut Command::new(env!("CARGO_BIN_EXE_stmtc")))
             .args(["run", "job.sql", "--cache-dir"])
             .arg(&cache)
             .current_dir(&job)

@@ -7,8 +7,8 @@
 //!   sink files Flink 2.3 wrote), generates one Rust program that reads each
 //!   job's csv input with the runtime, evaluates every INSERT's projections
 //!   with the generated expressions and writes the rows with the runtime's
-//!   csv format, builds and runs it (one scratch crate, a shared target
-//!   directory under the workspace `target/`), and compares every value with
+//!   csv format, builds and runs it (one scratch crate, built in release in
+//!   the target directory the end-to-end tests share), and compares every value with
 //!   Flink's. Columns that use a construct code generation refuses are
 //!   listed, not compared; every other value must match byte for byte.
 
@@ -485,30 +485,44 @@ fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
-/// Writes the scratch crate, builds and runs it; returns its stdout.
+#[path = "../../../tests/support/shared_build.rs"]
+mod shared_build;
+
+/// Writes the scratch crate, builds it as a job crate is built (release, the
+/// job template's manifest, the runtime and target directory every test
+/// shares), runs it and returns its stdout.
 fn build_and_run(source: &str) -> String {
-    let dir = std::env::temp_dir().join("stmtc-codegen-expr-tests");
-    std::fs::create_dir_all(dir.join("src")).expect("scratch dir");
-    let runtime = workspace().join("runtime");
-    let manifest = format!(
-        "[package]\nname = \"codegen-expr-check\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\nstmtc-runtime = {{ path = {:?}, features = [\"regex\"] }}\n\n[workspace]\n",
-        runtime.display().to_string()
+    let package = "codegen-expr-check";
+    let runtime = shared_build::runtime_dir(crate::runtime_crate());
+    let mut context = tera::Context::new();
+    context.insert("package", package);
+    context.insert("source", "compiler/src/codegen/expr/tests.rs");
+    context.insert("stmtc_version", env!("CARGO_PKG_VERSION"));
+    context.insert("runtime_path", &runtime.display().to_string());
+    context.insert("features", &["regex"]);
+    let template = std::fs::read_to_string(workspace().join("templates/Cargo.toml.tera"))
+        .expect("templates/Cargo.toml.tera");
+    let manifest = tera::Tera::one_off(&template, &context, false).expect("render Cargo.toml");
+    let dir = shared_build::crate_dir(package);
+    shared_build::write_files(
+        &dir,
+        &[
+            (PathBuf::from("Cargo.toml"), manifest),
+            // Pin the runtime's dependencies to the versions the workspace tests.
+            (
+                PathBuf::from("Cargo.lock"),
+                std::fs::read_to_string(workspace().join("Cargo.lock")).expect("Cargo.lock"),
+            ),
+            (PathBuf::from("src/main.rs"), source.to_string()),
+        ],
     );
-    std::fs::write(dir.join("Cargo.toml"), manifest).expect("Cargo.toml");
-    // Pin the runtime's dependencies to the versions the workspace tests.
-    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).expect("Cargo.lock");
-    std::fs::write(dir.join("src/main.rs"), source).expect("main.rs");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let output = Command::new(cargo)
-        .args(["run", "--quiet", "--offline", "--manifest-path"])
-        .arg(dir.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(workspace().join("target/codegen-expr-tests"))
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("RUSTFLAGS")
-        .output()
-        .expect("cargo runs");
+    let binary = shared_build::build(package).unwrap_or_else(|e| {
+        panic!(
+            "the generated program does not build:\n{e}\nsource: {}",
+            dir.join("src/main.rs").display()
+        )
+    });
+    let output = Command::new(&binary).output().expect("the program runs");
     assert!(
         output.status.success(),
         "the generated program failed ({}):\n{}\nsource: {}",

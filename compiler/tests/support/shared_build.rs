@@ -1,0 +1,119 @@
+//! One place where every test that builds a job crate builds it: a folder
+//! laid out like `stmtc run`'s cache (`runtime-<version>-<digest>/`, `jobs/`,
+//! `target/`) under the test target directory, `<target>/tmp/stmtc-jobs/`.
+//! Every crate is built with `cargo build --release` against the same runtime
+//! folder, with the job template's release profile and without the caller's
+//! RUSTFLAGS, so the runtime is compiled once per suite (once per feature
+//! set: jobs that use regular expressions enable `regex`) and every job runs
+//! with the semantics a user gets (no overflow checks, no debug assertions).
+//!
+//! Included with `#[path]` by the integration tests and by the expression
+//! codegen unit test, so it uses nothing but std.
+
+#![allow(dead_code)] // each includer uses part of it
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The shared folder (created, canonical: generated manifests and `stmtc
+/// run` must name the runtime by the same path for cargo to reuse it).
+pub fn root() -> PathBuf {
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let dir = target_dir().join("tmp").join("stmtc-jobs");
+        std::fs::create_dir_all(&dir).expect("create the shared job folder");
+        dir.canonicalize().unwrap_or(dir)
+    })
+    .clone()
+}
+
+/// The target directory this test binary was built into: the nearest
+/// ancestor of the binary (`<target>/debug/deps/<test>`) that cargo tagged
+/// with `CACHEDIR.TAG`.
+fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    exe.ancestors()
+        .skip(1)
+        .find(|dir| dir.join("CACHEDIR.TAG").is_file())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+}
+
+/// Writes the runtime crate (`stmtc::runtime_crate()`: digest and files)
+/// where `stmtc run --cache-dir <root>` would, once per process; returns
+/// its folder. Files are replaced only when their content differs, through a
+/// rename, so a build running in another test never sees half a file and
+/// cargo never sees a fresh mtime on an unchanged source.
+pub fn runtime_dir(runtime: (String, Vec<(PathBuf, String)>)) -> PathBuf {
+    static RUNTIME: OnceLock<PathBuf> = OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            let (digest, files) = runtime;
+            let dir = root().join(format!("runtime-{}-{digest}", env!("CARGO_PKG_VERSION")));
+            write_files(&dir, &files);
+            dir
+        })
+        .clone()
+}
+
+/// Writes `files` under `dir`, leaving files with the same content alone.
+pub fn write_files(dir: &Path, files: &[(PathBuf, String)]) {
+    for (path, text) in files {
+        let target = dir.join(path);
+        if std::fs::read_to_string(&target).ok().as_deref() == Some(text.as_str()) {
+            continue;
+        }
+        std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
+        let temp = target.with_extension(format!("tmp-{}", std::process::id()));
+        std::fs::write(&temp, text).expect("write");
+        std::fs::rename(&temp, &target).expect("rename");
+    }
+}
+
+/// The folder of the job crate `package`.
+pub fn crate_dir(package: &str) -> PathBuf {
+    root().join("jobs").join(package)
+}
+
+/// The shared target directory.
+pub fn target() -> PathBuf {
+    root().join("target")
+}
+
+/// The release binary of `package`.
+pub fn binary(package: &str) -> PathBuf {
+    target().join("release").join(package)
+}
+
+/// `cmd` without what would make its cargo build the runtime differently
+/// from the other tests' (flags of the caller's environment).
+pub fn sanitized(cmd: &mut Command) -> &mut Command {
+    for var in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "CARGO_BUILD_TARGET_DIR",
+        "CARGO_TARGET_DIR",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
+/// Builds the crate in `crate_dir(package)` (release, shared target); `Err`
+/// holds cargo's messages.
+pub fn build(package: &str) -> Result<PathBuf, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let output = sanitized(&mut Command::new(cargo))
+        .args(["build", "--release", "--quiet", "--manifest-path"])
+        .arg(crate_dir(package).join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", target())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if output.status.success() {
+        Ok(binary(package))
+    } else {
+        Err(String::from_utf8_lossy(&output.stderr).into_owned())
+    }
+}
