@@ -203,117 +203,136 @@ fn rel(out: &mut String, r: &Rel, depth: usize) {
 
 /// An expression as SQL-like text, columns by name.
 pub fn expr(e: &Expr, fields: &[Field]) -> String {
-    match &e.kind {
-        ExprKind::Column(i) => fields
-            .get(*i)
-            .map_or_else(|| format!("${i}"), |f| f.name.clone()),
-        ExprKind::Literal(l) => literal(l, e),
-        ExprKind::Unary { op, operand } => {
-            let x = expr(operand, fields);
-            match op {
-                UnaryOp::Not => format!("NOT({x})"),
-                UnaryOp::Negate => format!("-({x})"),
-                UnaryOp::IsNull => format!("{x} IS NULL"),
-                UnaryOp::IsNotNull => format!("{x} IS NOT NULL"),
-                UnaryOp::IsTrue => format!("{x} IS TRUE"),
-                UnaryOp::IsNotTrue => format!("{x} IS NOT TRUE"),
-                UnaryOp::IsFalse => format!("{x} IS FALSE"),
-                UnaryOp::IsNotFalse => format!("{x} IS NOT FALSE"),
+    let mut out = String::new();
+    write_expr(&mut out, e, fields);
+    out
+}
+
+/// Appends `e` to `out`: one buffer for the whole tree, so a 10,000-term
+/// chain is printed in linear time (formatting each level into a string of
+/// its own would copy the operands' text once per level).
+fn write_expr(out: &mut String, e: &Expr, fields: &[Field]) {
+    let list = |out: &mut String, items: &[Expr]| {
+        for (i, x) in items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
             }
+            write_expr(out, x, fields);
+        }
+    };
+    let unit_name = |unit: &dyn std::fmt::Debug| format!("{unit:?}").to_uppercase();
+    match &e.kind {
+        ExprKind::Column(i) => match fields.get(*i) {
+            Some(f) => out.push_str(&f.name),
+            None => {
+                let _ = write!(out, "${i}");
+            }
+        },
+        ExprKind::Literal(l) => out.push_str(&literal(l, e)),
+        ExprKind::Unary { op, operand } => {
+            let (before, after) = match op {
+                UnaryOp::Not => ("NOT(", ")"),
+                UnaryOp::Negate => ("-(", ")"),
+                UnaryOp::IsNull => ("", " IS NULL"),
+                UnaryOp::IsNotNull => ("", " IS NOT NULL"),
+                UnaryOp::IsTrue => ("", " IS TRUE"),
+                UnaryOp::IsNotTrue => ("", " IS NOT TRUE"),
+                UnaryOp::IsFalse => ("", " IS FALSE"),
+                UnaryOp::IsNotFalse => ("", " IS NOT FALSE"),
+            };
+            out.push_str(before);
+            write_expr(out, operand, fields);
+            out.push_str(after);
         }
         ExprKind::Binary { op, left, right } => {
-            format!(
-                "({} {} {})",
-                expr(left, fields),
-                op.symbol(),
-                expr(right, fields)
-            )
+            out.push('(');
+            write_expr(out, left, fields);
+            let _ = write!(out, " {} ", op.symbol());
+            write_expr(out, right, fields);
+            out.push(')');
         }
-        ExprKind::Cast { operand, try_cast } => format!(
-            "{}({} AS {})",
-            if *try_cast { "TRY_CAST" } else { "CAST" },
-            expr(operand, fields),
-            e.ty
-        ),
+        ExprKind::Cast { operand, try_cast } => {
+            out.push_str(if *try_cast { "TRY_CAST(" } else { "CAST(" });
+            write_expr(out, operand, fields);
+            let _ = write!(out, " AS {})", e.ty);
+        }
         ExprKind::Case {
             branches,
             otherwise,
         } => {
-            let mut s = "CASE".to_string();
+            out.push_str("CASE");
             for (c, r) in branches {
-                let _ = write!(s, " WHEN {} THEN {}", expr(c, fields), expr(r, fields));
+                out.push_str(" WHEN ");
+                write_expr(out, c, fields);
+                out.push_str(" THEN ");
+                write_expr(out, r, fields);
             }
             if let Some(o) = otherwise {
-                let _ = write!(s, " ELSE {}", expr(o, fields));
+                out.push_str(" ELSE ");
+                write_expr(out, o, fields);
             }
-            s + " END"
+            out.push_str(" END");
         }
         ExprKind::InList {
             operand,
-            list,
+            list: items,
             negated,
-        } => format!(
-            "{} {}IN ({})",
-            expr(operand, fields),
-            if *negated { "NOT " } else { "" },
-            list.iter()
-                .map(|x| expr(x, fields))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        } => {
+            write_expr(out, operand, fields);
+            out.push_str(if *negated { " NOT IN (" } else { " IN (" });
+            list(out, items);
+            out.push(')');
+        }
         ExprKind::Like {
             operand,
             pattern,
             escape,
             negated,
-        } => format!(
-            "{} {}LIKE {}{}",
-            expr(operand, fields),
-            if *negated { "NOT " } else { "" },
-            expr(pattern, fields),
-            escape.map(|c| format!(" ESCAPE '{c}'")).unwrap_or_default()
-        ),
-        ExprKind::Call { function, args } => format!(
-            "{}({})",
-            function.name(),
-            args.iter()
-                .map(|x| expr(x, fields))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        ExprKind::Extract { unit, operand } => {
-            format!(
-                "EXTRACT({} FROM {})",
-                format!("{unit:?}").to_uppercase(),
-                expr(operand, fields)
-            )
+        } => {
+            write_expr(out, operand, fields);
+            out.push_str(if *negated { " NOT LIKE " } else { " LIKE " });
+            write_expr(out, pattern, fields);
+            if let Some(c) = escape {
+                let _ = write!(out, " ESCAPE '{c}'");
+            }
         }
-        ExprKind::TimestampDiff { unit, start, end } => format!(
-            "TIMESTAMPDIFF({}, {}, {})",
-            format!("{unit:?}").to_uppercase(),
-            expr(start, fields),
-            expr(end, fields)
-        ),
+        ExprKind::Call { function, args } => {
+            let _ = write!(out, "{}(", function.name());
+            list(out, args);
+            out.push(')');
+        }
+        ExprKind::Extract { unit, operand } => {
+            let _ = write!(out, "EXTRACT({} FROM ", unit_name(unit));
+            write_expr(out, operand, fields);
+            out.push(')');
+        }
+        ExprKind::TimestampDiff { unit, start, end } => {
+            let _ = write!(out, "TIMESTAMPDIFF({}, ", unit_name(unit));
+            write_expr(out, start, fields);
+            out.push_str(", ");
+            write_expr(out, end, fields);
+            out.push(')');
+        }
         ExprKind::TimestampAdd {
             unit,
             count,
             operand,
-        } => format!(
-            "TIMESTAMPADD({}, {}, {})",
-            format!("{unit:?}").to_uppercase(),
-            expr(count, fields),
-            expr(operand, fields)
-        ),
+        } => {
+            let _ = write!(out, "TIMESTAMPADD({}, ", unit_name(unit));
+            write_expr(out, count, fields);
+            out.push_str(", ");
+            write_expr(out, operand, fields);
+            out.push(')');
+        }
         ExprKind::RoundTime {
             unit,
             ceil,
             operand,
-        } => format!(
-            "{}({} TO {})",
-            if *ceil { "CEIL" } else { "FLOOR" },
-            expr(operand, fields),
-            format!("{unit:?}").to_uppercase()
-        ),
+        } => {
+            out.push_str(if *ceil { "CEIL(" } else { "FLOOR(" });
+            write_expr(out, operand, fields);
+            let _ = write!(out, " TO {})", unit_name(unit));
+        }
     }
 }
 
