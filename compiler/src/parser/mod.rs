@@ -11,6 +11,7 @@
 
 pub mod ast;
 pub mod dialect;
+pub mod reserved;
 
 use sqlparser::ast::{Expr, ObjectName};
 use sqlparser::keywords::Keyword;
@@ -497,7 +498,7 @@ impl FrontEnd<'_> {
             self.parse_string_literal("a quoted comment")?;
         }
         self.expect_keywords(&[Keyword::AS])?;
-        let query = self.parser.parse_query().map_err(|e| self.error_of(e))?;
+        let query = self.parse_query()?;
         Ok(CreateView {
             name,
             temporary,
@@ -540,7 +541,7 @@ impl FrontEnd<'_> {
             }
             self.expect_token(&Token::RParen)?;
         }
-        let query = self.parser.parse_query().map_err(|e| self.error_of(e))?;
+        let query = self.parse_query()?;
         Ok(Insert {
             target,
             overwrite,
@@ -583,7 +584,15 @@ impl FrontEnd<'_> {
     }
 
     fn parse_expr(&mut self) -> PResult<Expr> {
-        self.parser.parse_expr().map_err(|e| self.error_of(e))
+        let expr = self.parser.parse_expr().map_err(|e| self.error_of(e))?;
+        self.check_reserved_in_expr(&expr);
+        Ok(expr)
+    }
+
+    fn parse_query(&mut self) -> PResult<Box<sqlparser::ast::Query>> {
+        let query = self.parser.parse_query().map_err(|e| self.error_of(e))?;
+        self.check_reserved_in_query(&query);
+        Ok(query)
     }
 
     fn expect_token(&mut self, token: &Token) -> PResult<()> {
@@ -622,19 +631,33 @@ impl FrontEnd<'_> {
         }
     }
 
-    /// A column or key name in DDL. Unquoted reserved words are refused, as
-    /// Flink's parser refuses them (`timestamp`, `date`, `value`, ...).
+    /// A column name in DDL.
     fn parse_column_name(&mut self) -> PResult<Name> {
-        if let Token::Word(w) = self.peek() {
-            if w.quote_style.is_none() && is_reserved(&w.value) {
-                return Err(Diagnostic::error(
-                    self.current_span(),
-                    format!("`{}` is a reserved word in Flink SQL", w.value),
-                )
-                .with_help(format!("quote it with backticks: `{}`", w.value)));
-            }
-        }
         self.parse_name()
+    }
+
+    /// Refuses an unquoted reserved word where Flink expects an identifier
+    /// (`timestamp`, `value`, `raw`, ...), as Flink's parser does. The
+    /// statement is kept, so the mistake is reported once, where it is.
+    fn check_reserved(&mut self, ident: &sqlparser::ast::Ident) {
+        if reserved::is_unquoted_reserved(ident) {
+            self.diags
+                .push(reserved_word(span_of(self.file, ident.span), &ident.value));
+        }
+    }
+
+    fn check_reserved_in_query(&mut self, query: &sqlparser::ast::Query) {
+        let (file, diags) = (self.file, &mut *self.diags);
+        reserved::check_query(query, &mut |i| {
+            diags.push(reserved_word(span_of(file, i.span), &i.value))
+        });
+    }
+
+    fn check_reserved_in_expr(&mut self, expr: &Expr) {
+        let (file, diags) = (self.file, &mut *self.diags);
+        reserved::check_expr(expr, &mut |i| {
+            diags.push(reserved_word(span_of(file, i.span), &i.value))
+        });
     }
 
     fn parse_name(&mut self) -> PResult<Name> {
@@ -643,6 +666,7 @@ impl FrontEnd<'_> {
             .parser
             .parse_identifier()
             .map_err(|e| self.error_of(e))?;
+        self.check_reserved(&ident);
         Ok(Name {
             value: ident.value,
             span,
@@ -658,6 +682,11 @@ impl FrontEnd<'_> {
             .parse_object_name(false)
             .map_err(|e| self.error_of(e))?;
         let span = start.to(self.previous_span());
+        for part in &name.0 {
+            if let Some(ident) = part.as_ident() {
+                self.check_reserved(ident);
+            }
+        }
         let mut parts: Vec<String> = name
             .0
             .iter()
@@ -762,155 +791,11 @@ fn split_location(message: &str) -> (&str, Option<(u64, u64)>) {
     }
 }
 
-/// Words Flink's (Calcite's) parser reserves: as column names they must be
-/// quoted with backticks. These are the SQL:2016 reserved words most likely
-/// to be picked as column names (docs/sql-reference/names.md).
-const RESERVED: &[&str] = &[
-    "ALL",
-    "ALTER",
-    "AND",
-    "ANY",
-    "ARRAY",
-    "AS",
-    "AT",
-    "BEGIN",
-    "BETWEEN",
-    "BIGINT",
-    "BINARY",
-    "BOOLEAN",
-    "BOTH",
-    "BY",
-    "CALL",
-    "CASE",
-    "CAST",
-    "CHAR",
-    "CHARACTER",
-    "CHECK",
-    "COLLATE",
-    "COLUMN",
-    "COMMIT",
-    "CONDITION",
-    "CONSTRAINT",
-    "COUNT",
-    "CREATE",
-    "CROSS",
-    "CUBE",
-    "CURRENT",
-    "CURRENT_DATE",
-    "CURRENT_TIME",
-    "CURRENT_TIMESTAMP",
-    "CURRENT_USER",
-    "CURSOR",
-    "DATE",
-    "DAY",
-    "DEC",
-    "DECIMAL",
-    "DECLARE",
-    "DEFAULT",
-    "DELETE",
-    "DESCRIBE",
-    "DISTINCT",
-    "DOUBLE",
-    "DROP",
-    "ELSE",
-    "END",
-    "ESCAPE",
-    "EXCEPT",
-    "EXECUTE",
-    "EXISTS",
-    "EXTERNAL",
-    "FALSE",
-    "FETCH",
-    "FILTER",
-    "FLOAT",
-    "FOR",
-    "FOREIGN",
-    "FROM",
-    "FULL",
-    "FUNCTION",
-    "GROUP",
-    "GROUPING",
-    "HAVING",
-    "HOUR",
-    "IN",
-    "INNER",
-    "INSERT",
-    "INT",
-    "INTEGER",
-    "INTERSECT",
-    "INTERVAL",
-    "INTO",
-    "IS",
-    "JOIN",
-    "LATERAL",
-    "LEADING",
-    "LEFT",
-    "LIKE",
-    "LIMIT",
-    "LOCAL",
-    "LOCALTIME",
-    "LOCALTIMESTAMP",
-    "MATCH",
-    "MERGE",
-    "MINUTE",
-    "MONTH",
-    "NATURAL",
-    "NOT",
-    "NULL",
-    "NUMERIC",
-    "OF",
-    "ON",
-    "ONLY",
-    "OR",
-    "ORDER",
-    "OUTER",
-    "OVER",
-    "PARTITION",
-    "PRIMARY",
-    "RANGE",
-    "REAL",
-    "RECURSIVE",
-    "REFERENCES",
-    "RIGHT",
-    "ROLLUP",
-    "ROW",
-    "ROWS",
-    "SECOND",
-    "SELECT",
-    "SET",
-    "SMALLINT",
-    "SOME",
-    "START",
-    "SYSTEM",
-    "TABLE",
-    "THEN",
-    "TIME",
-    "TIMESTAMP",
-    "TINYINT",
-    "TO",
-    "TRAILING",
-    "TRUE",
-    "UNION",
-    "UNIQUE",
-    "UNKNOWN",
-    "UNNEST",
-    "UPDATE",
-    "USER",
-    "USING",
-    "VALUE",
-    "VALUES",
-    "VARCHAR",
-    "WHEN",
-    "WHERE",
-    "WINDOW",
-    "WITH",
-    "WITHIN",
-    "WITHOUT",
-    "YEAR",
-];
-
-fn is_reserved(word: &str) -> bool {
-    RESERVED.iter().any(|r| r.eq_ignore_ascii_case(word))
+/// An unquoted reserved word where Flink expects an identifier. Flink's own
+/// message is `Encountered "raw" at line 1, column 14`.
+fn reserved_word(span: Span, word: &str) -> Diagnostic {
+    Diagnostic::error(span, format!("`{word}` is a reserved word in Flink SQL"))
+        .with_help(format!("quote it with backticks: `{word}`"))
 }
 
 fn describe_token(token: &Token) -> String {

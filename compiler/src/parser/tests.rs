@@ -184,3 +184,33 @@ fn refuses_deep_nesting_without_overflowing() {
     let out = summarize(&sql);
     assert!(out.contains("nested too deeply"), "{out}");
 }
+
+#[test]
+fn refuses_flink_reserved_words_as_unquoted_identifiers() {
+    check(
+        "CREATE TABLE raw (value INT, `date` DATE, data INT, PRIMARY KEY (value) NOT ENFORCED) WITH ('connector' = 'x');
+CREATE VIEW v (rank) AS SELECT COUNT(*), UPPER(s), CURRENT_DATE, TIMESTAMPDIFF(HOUR, a, b) FROM t AS string;
+INSERT INTO s (a, year) SELECT t.count, x AS dot FROM t JOIN u USING (sql) WHERE `user` = 1 ORDER BY bytes",
+        "TABLE raw (value INT, date DATE, data INT) WITH (connector=x) PK(value)
+VIEW v AS SELECT COUNT(*), UPPER(s), CURRENT_DATE, TIMESTAMPDIFF(HOUR, a, b) FROM t AS string
+INTO s (a, year) SELECT t.count, x AS dot FROM t JOIN u USING(sql) WHERE `user` = 1 ORDER BY bytes
+error 1:14: `raw` is a reserved word in Flink SQL
+error 1:19: `value` is a reserved word in Flink SQL
+error 1:66: `value` is a reserved word in Flink SQL
+error 2:16: `rank` is a reserved word in Flink SQL
+error 2:102: `string` is a reserved word in Flink SQL
+error 3:19: `year` is a reserved word in Flink SQL
+error 3:34: `count` is a reserved word in Flink SQL
+error 3:46: `dot` is a reserved word in Flink SQL
+error 3:71: `sql` is a reserved word in Flink SQL
+error 3:102: `bytes` is a reserved word in Flink SQL",
+    );
+}
+
+#[test]
+fn reserved_words_are_sorted_for_binary_search() {
+    let words = reserved::RESERVED;
+    assert!(words.windows(2).all(|w| w[0] < w[1]));
+    assert!(words.iter().all(|w| *w == w.to_ascii_uppercase()));
+    assert!(reserved::is_reserved("raw") && !reserved::is_reserved("data"));
+}
