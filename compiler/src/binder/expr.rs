@@ -90,6 +90,33 @@ impl Binder<'_> {
         }
     }
 
+    /// A function call's span extended to its closing parenthesis: sqlparser's
+    /// span of `SUM(COUNT(*))` ends inside the arguments.
+    pub(crate) fn through_closing_paren(&self, call: Span) -> Span {
+        let text = self.file.text.as_bytes();
+        let Some(open) = text[call.start..].iter().position(|&b| b == b'(') else {
+            return call;
+        };
+        let mut depth = 0usize;
+        let mut quote = None;
+        for (i, &b) in text.iter().enumerate().skip(call.start + open) {
+            match (quote, b) {
+                (Some(q), _) if b == q => quote = None,
+                (Some(_), _) => {}
+                (None, b'\'' | b'`') => quote = Some(b),
+                (None, b'(') => depth += 1,
+                (None, b')') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Span::new(call.start, (i + 1).max(call.end));
+                    }
+                }
+                _ => {}
+            }
+        }
+        call
+    }
+
     /// The source span of an expression. sqlparser computes a span by walking
     /// the whole subtree, so asking at every level of a long operator chain
     /// (`a + b + ... `, 10,000 deep) would be quadratic: operator nodes are
@@ -1037,10 +1064,12 @@ impl Binder<'_> {
                     if raw_args.len() == 1 && name.eq_ignore_ascii_case("COUNT") => {}
                 FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => {
                     if contains_aggregate(e) {
+                        // At the outer call, as Flink reports it.
                         return Err(Diagnostic::error(
-                            self.span(e.span(), span),
+                            self.through_closing_paren(span),
                             "aggregate function calls cannot be nested",
-                        ));
+                        )
+                        .with_related(self.span(e.span(), span), "the inner aggregate call"));
                     }
                     let mut plain = ExprCx::plain(&input, "an aggregate argument");
                     args.push(self.bind_expr(e, &mut plain, span)?);

@@ -473,7 +473,7 @@ impl Binder<'_> {
             if query.schema.len() != sink.len() {
                 self.error(
                     Diagnostic::error(
-                        insert.query_span(self.file),
+                        insert.select_list_span(self.file),
                         format!(
                             "column count mismatch: the query returns {} columns, but sink `{}` has {}",
                             query.schema.len(),
@@ -524,7 +524,7 @@ impl Binder<'_> {
             }
             if insert.columns.len() != query.schema.len() {
                 self.error(Diagnostic::error(
-                    insert.query_span(self.file),
+                    insert.select_list_span(self.file),
                     format!(
                         "column count mismatch: {} target columns are listed, but the query returns {}",
                         insert.columns.len(),
@@ -544,7 +544,7 @@ impl Binder<'_> {
                         ok = false;
                         self.error(
                             Diagnostic::error(
-                                insert.query_span(self.file),
+                                insert.select_item_span(self.file, q),
                                 format!(
                                     "incompatible types for sink column `{}`: the query gives {} (column `{}`), the sink expects {}",
                                     column.name, field.ty, field.name, column.ty
@@ -639,6 +639,59 @@ impl ast::Insert {
             self.span
         } else {
             span
+        }
+    }
+
+    /// The top-level SELECT's items, if the query is one SELECT.
+    fn select_items(&self) -> Option<&[sqlparser::ast::SelectItem]> {
+        let mut body = self.query.body.as_ref();
+        while let sqlparser::ast::SetExpr::Query(q) = body {
+            body = q.body.as_ref();
+        }
+        match body {
+            sqlparser::ast::SetExpr::Select(s) if !s.projection.is_empty() => Some(&s.projection),
+            _ => None,
+        }
+    }
+
+    /// The SELECT list (for column-count errors), else the whole query.
+    fn select_list_span(&self, file: &SourceFile) -> Span {
+        use sqlparser::ast::Spanned;
+        let Some(items) = self.select_items() else {
+            return self.query_span(file);
+        };
+        let first = crate::parser::span_of(file, items[0].span());
+        let last = crate::parser::span_of(file, items[items.len() - 1].span());
+        if first.is_empty() || last.is_empty() {
+            self.query_span(file)
+        } else {
+            first.to(last)
+        }
+    }
+
+    /// The select item that gives query column `column` (for an error about
+    /// that column); the SELECT list when `*` makes items and columns differ.
+    fn select_item_span(&self, file: &SourceFile, column: usize) -> Span {
+        use sqlparser::ast::{SelectItem, Spanned};
+        let Some(items) = self.select_items() else {
+            return self.query_span(file);
+        };
+        let one_to_one = items.iter().all(|i| {
+            matches!(
+                i,
+                SelectItem::UnnamedExpr(_) | SelectItem::ExprWithAlias { .. }
+            )
+        });
+        match items.get(column) {
+            Some(item) if one_to_one => {
+                let span = crate::parser::span_of(file, item.span());
+                if span.is_empty() {
+                    self.select_list_span(file)
+                } else {
+                    span
+                }
+            }
+            _ => self.select_list_span(file),
         }
     }
 }

@@ -127,8 +127,10 @@ impl Binder<'_> {
                 operands.push(rest);
                 operands.reverse();
                 let mut bound = Vec::with_capacity(operands.len());
+                let mut spans = Vec::with_capacity(operands.len());
                 let mut failed = false;
                 for operand in operands {
+                    spans.push(self.span(operand.span(), span));
                     match self.bind_set_expr(operand, span) {
                         Some(rel) => bound.push(rel),
                         None => failed = true,
@@ -137,7 +139,7 @@ impl Binder<'_> {
                 if failed {
                     return None;
                 }
-                let union = self.union_all(bound, span)?;
+                let union = self.union_all(bound, &spans, span)?;
                 Some(if distinct { distinct_of(union) } else { union })
             }
             other => {
@@ -148,11 +150,18 @@ impl Binder<'_> {
     }
 
     /// UNION ALL: same column count, each column cast to the common type.
-    fn union_all(&mut self, inputs: Vec<Rel>, span: Span) -> Option<Rel> {
+    /// `spans` are the operands' own spans: a count mismatch points at the
+    /// shorter of the first operand and the first one that differs.
+    fn union_all(&mut self, inputs: Vec<Rel>, spans: &[Span], span: Span) -> Option<Rel> {
         let arity = inputs[0].schema.len();
-        if let Some(bad) = inputs.iter().find(|r| r.schema.len() != arity) {
+        if let Some((i, bad)) = inputs
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.schema.len() != arity)
+        {
+            let shorter = if bad.schema.len() < arity { i } else { 0 };
             self.error(Diagnostic::error(
-                span,
+                spans[shorter],
                 format!(
                     "the inputs of UNION have different column counts: {arity} and {}",
                     bad.schema.len()
@@ -207,6 +216,11 @@ impl Binder<'_> {
         for row in &values.rows {
             let mut bound = Vec::new();
             for e in &row.content {
+                if let Some(d) = self.untyped_null(e, "VALUES", span) {
+                    self.error(d);
+                    ok = false;
+                    continue;
+                }
                 let mut cx = ExprCx::plain(&empty, "VALUES");
                 match self.bind_expr(e, &mut cx, span) {
                     Ok(b) => bound.push(b),
@@ -257,6 +271,26 @@ impl Binder<'_> {
             kind: RelKind::Values { rows },
             schema,
             span,
+        })
+    }
+
+    /// A bare `NULL` as a VALUES item or a SELECT item: Flink refuses it
+    /// ("Illegal use of 'NULL'"), in every row and whatever the other rows
+    /// or the sink's column types are, because it infers no type for it.
+    fn untyped_null(&self, e: &sql::Expr, place: &str, fallback: Span) -> Option<Diagnostic> {
+        let mut inner = e;
+        while let sql::Expr::Nested(n) = inner {
+            inner = n;
+        }
+        let sql::Expr::Value(v) = inner else {
+            return None;
+        };
+        (v.value == sql::Value::Null).then(|| {
+            Diagnostic::error(
+                self.span(e.span(), fallback),
+                format!("illegal use of 'NULL': a bare NULL in {place} has no type"),
+            )
+            .with_help("give it a type, as Flink requires: CAST(NULL AS <type>)")
         })
     }
 
@@ -580,6 +614,9 @@ impl Binder<'_> {
                 ));
             }
         };
+        if let Some(d) = self.untyped_null(expr, "a SELECT list", span) {
+            return Err(d);
+        }
         let mut cx = ExprCx {
             scope,
             clause: "SELECT",
