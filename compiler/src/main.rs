@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use stmtc::diagnostics::SourceFile;
+use stmtc::diagnostics::{render, Diagnostic, SourceFile, Span};
 
 #[derive(Parser)]
 #[command(
@@ -122,11 +122,7 @@ fn read_job(path: &Path) -> Result<SourceFile, ExitCode> {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => Ok(SourceFile::new(path.display().to_string(), text)),
             Err(e) => {
-                eprintln!(
-                    "error: {}: not valid UTF-8 text (byte {})",
-                    path.display(),
-                    e.utf8_error().valid_up_to()
-                );
+                eprint!("{}", invalid_utf8(path, e.as_bytes(), e.utf8_error()));
                 Err(ExitCode::from(2))
             }
         },
@@ -135,6 +131,23 @@ fn read_job(path: &Path) -> Result<SourceFile, ExitCode> {
             Err(ExitCode::from(2))
         }
     }
+}
+
+/// `job.sql:3:7: error: not valid UTF-8 text ...` with a code frame at the
+/// first bad byte. The file is shown lossily: up to that byte it is intact,
+/// and the bad byte is the U+FFFD that replaced it.
+fn invalid_utf8(path: &Path, bytes: &[u8], error: std::str::Utf8Error) -> String {
+    let at = error.valid_up_to();
+    let file = SourceFile::new(
+        path.display().to_string(),
+        String::from_utf8_lossy(bytes).into_owned(),
+    );
+    let diagnostic = Diagnostic::error(
+        Span::new(at, at + char::REPLACEMENT_CHARACTER.len_utf8()),
+        format!("not valid UTF-8 text: byte 0x{:02X}", bytes[at]),
+    )
+    .with_help("a job file must be UTF-8; save it in that encoding");
+    render(&file, &[diagnostic], false)
 }
 
 fn use_color(color: Color) -> bool {

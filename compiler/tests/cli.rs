@@ -70,6 +70,27 @@ fn a_missing_file_is_a_clear_error() {
 }
 
 #[test]
+fn invalid_utf8_is_located_at_its_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("stmtc-cli-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let job = dir.join("job.sql");
+    std::fs::write(
+        &job,
+        b"SET 'a' = 'b';\nINSERT INTO s SELECT '\xE9t\xE9' FROM t;\n",
+    )
+    .expect("write");
+    let out = stmtc(&["check", job.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    let expected = format!(
+        "{}:2:23: error: not valid UTF-8 text: byte 0xE9",
+        job.display()
+    );
+    assert!(err.starts_with(&expected), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn every_subcommand_has_help() {
     for sub in ["check", "explain", "compile", "run"] {
         let out = stmtc(&[sub, "--help"]);
