@@ -15,13 +15,12 @@ use sqlparser::ast::{
     SelectItemQualifiedWildcardKind, SetExpr, TableAlias, TableFactor, TableWithJoins, WindowType,
 };
 
-/// Every reserved word of Flink 2.3.0's SQL parser (`FlinkSqlParserImpl`,
-/// Calcite-based; flink-table-planner 2.3.0, built from the release-2.3.0
-/// tag of apache/flink: Calcite's reserved keywords plus
-/// flink-sql-parser/src/main/codegen/data/Parser.tdd `keywords` minus
-/// `nonReservedKeywordsToAdd`). Read from that jar with
-/// `SqlAbstractParserImpl.Metadata.isReservedWord`
-/// (docs/flink-observed/reserved_keywords.java). Sorted, upper case.
+/// Every reserved word of Flink 2.3.0's SQL parser (`FlinkSqlParserImpl`:
+/// Calcite's reserved keywords plus flink-sql-parser's `Parser.tdd`
+/// `keywords` not in `nonReservedKeywordsToAdd`), read from the parser
+/// Flink 2.3.0 runs (flink-table-planner-loader-2.3.0.jar, PyPI
+/// apache-flink 2.3.0) with `SqlAbstractParserImpl.Metadata.isReservedWord`:
+/// docs/flink-observed/reserved_keywords.java, refusals.md. Sorted, upper case.
 pub const RESERVED: &[&str] = &[
     "ABS",
     "ALL",
