@@ -120,7 +120,6 @@ fn pipeline(file: SourceFile, goal: Goal<'_, '_>) -> (Checked, Option<Output>) {
         let mut diags = Diagnostics::default();
         let script = parser::parse_script(&file, &mut diags);
         let job = binder::bind_script(&file, &script, &mut diags);
-        binder::check_streaming(&job, &mut diags);
         (job, diags)
     });
     let job = match bound {
@@ -288,7 +287,7 @@ fn explain_plan(plan: &plan::Plan, file: &SourceFile, options: &ExplainOptions) 
         cost: options.cost,
     };
     let rows = if options.cost {
-        plan::cost::estimate_rows(plan, &options.base_dir)
+        plan::cost::estimate_rows(plan, Some(&options.base_dir))
     } else {
         Vec::new()
     };

@@ -42,6 +42,18 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// Compiles, builds and runs one fixture; `Err` describes what went wrong.
 fn run_case(case: &str, work: &Path, runtime: &Path, threads: usize) -> Result<(), String> {
+    run_case_with(case, work, runtime, threads, None)
+}
+
+/// `run_case`, with `--memory-budget budget` when given: then the job must
+/// report that it spilled, and leave no spill folder behind.
+fn run_case_with(
+    case: &str,
+    work: &Path,
+    runtime: &Path,
+    threads: usize,
+    budget: Option<&str>,
+) -> Result<(), String> {
     let fixture = workspace().join("fixtures").join(case);
     let text = std::fs::read_to_string(fixture.join("job.sql")).map_err(|e| e.to_string())?;
     let file = SourceFile::new(format!("fixtures/{case}/job.sql"), text);
@@ -64,7 +76,19 @@ fn run_case(case: &str, work: &Path, runtime: &Path, threads: usize) -> Result<(
     }
     std::fs::create_dir_all(&run_dir).map_err(|e| e.to_string())?;
     let mut command = Command::new(&binary);
-    command.arg("--quiet").current_dir(&run_dir);
+    command.current_dir(&run_dir);
+    let spill_dir = run_dir.join("spill");
+    match budget {
+        None => {
+            command.arg("--quiet");
+        }
+        Some(b) => {
+            std::fs::create_dir_all(&spill_dir).map_err(|e| e.to_string())?;
+            command
+                .args(["--memory-budget", b])
+                .env("STMTC_SPILL_DIR", &spill_dir);
+        }
+    }
     if threads > 1 {
         // Many small byte ranges over several threads: the parallel path,
         // with per-thread partial state merged, must give the same rows.
@@ -83,6 +107,21 @@ fn run_case(case: &str, work: &Path, runtime: &Path, threads: usize) -> Result<(
             output.status,
             String::from_utf8_lossy(&output.stderr)
         ));
+    }
+    if budget.is_some() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if !stderr.contains("spilled") {
+            return Err(format!(
+                "{case}: expected the job to spill, it said:\n{stderr}"
+            ));
+        }
+        let left = std::fs::read_dir(&spill_dir).map_or(0, |d| d.count());
+        if left != 0 {
+            return Err(format!(
+                "{case}: {left} spill folders left in {}",
+                spill_dir.display()
+            ));
+        }
     }
     let expected_dir = fixture.join("expected");
     let ordered = expected_dir.join("ORDERED").exists();
@@ -172,5 +211,22 @@ fn fixtures_produce_flinks_results() {
         passed.len(),
         passed.join(", ")
     );
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Jobs whose probe rows wait for a build fed by the same scan (a
+/// self-join, a join with its own aggregate, crosswise builds) keep those
+/// rows in spools; with a tiny memory budget the spools spill to files,
+/// and the results are still Flink's, with nothing left on disk.
+#[test]
+fn spools_spill_beyond_a_tiny_budget_and_clean_up() {
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-spill");
+    let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
+    let mut failures = Vec::new();
+    for case in ["self_join", "join_own_aggregate", "crosswise_builds"] {
+        if let Err(e) = run_case_with(case, &work, &runtime, 3, Some("1kb")) {
+            failures.push(e);
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -37,6 +37,8 @@ pub struct Args {
     pub sets: Vec<(String, String, String)>,
     pub quiet: bool,
     pub threads: Option<usize>,
+    /// `--memory-budget`: bytes for spools before they spill to disk.
+    pub memory_budget: Option<u64>,
     pub explain: bool,
     pub help: bool,
 }
@@ -47,6 +49,8 @@ const USAGE: &str = "usage: JOB [--set TABLE.OPTION=VALUE]... [--quiet] [--threa
                             (e.g. --set orders.path=/data/orders.csv)
   --quiet                   no progress and no summary
   --threads N               worker threads (default: all cores, or STMTC_THREADS)
+  --memory-budget SIZE      memory for rows that wait for a join build (e.g. 512mb);
+                            beyond it they spill to temporary files (STMTC_SPILL_DIR)
   --explain                 print the plan this binary was compiled from
 ";
 
@@ -75,6 +79,15 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args> {
                     Error::new(format!("--threads needs a positive number, found '{v}'"))
                 })?;
                 out.threads = Some(n);
+            }
+            "--memory-budget" => {
+                let v = value("--memory-budget")?;
+                let bytes = crate::memory_size::parse_size(&v).ok_or_else(|| {
+                    Error::new(format!(
+                        "--memory-budget needs a size such as 512mb or 2gb, found '{v}'"
+                    ))
+                })?;
+                out.memory_budget = Some(bytes);
             }
             "--set" => {
                 let v = value("--set")?;
@@ -202,10 +215,16 @@ pub struct Context {
     pub progress: Arc<Progress>,
     /// Progress counter index per table (reads, writes).
     counters: Vec<(Option<usize>, Option<usize>)>,
+    /// Bytes all spools may hold in memory together.
+    pub memory_budget: u64,
+    /// Where spools spill; removed when the job ends.
+    pub spill: Arc<crate::ops::spool::SpillDir>,
 }
 
 impl Context {
-    pub fn new(tables: &[TableDecl], args: &Args) -> Result<Context> {
+    /// `memory_budget` is the job's default (`SET 'stmtc.memory-budget'`),
+    /// which `--memory-budget` overrides.
+    pub fn new(tables: &[TableDecl], args: &Args, memory_budget: u64) -> Result<Context> {
         let options = resolve_options(tables, &args.sets)?;
         let mut progress = Progress::new(args.quiet);
         let mut counters = Vec::with_capacity(tables.len());
@@ -241,7 +260,14 @@ impl Context {
             names: tables.iter().map(|t| t.name).collect(),
             progress: Arc::new(progress),
             counters,
+            memory_budget: args.memory_budget.unwrap_or(memory_budget),
+            spill: Arc::new(crate::ops::spool::SpillDir::new()),
         })
+    }
+
+    /// The budget of one spool on one thread, when the job has `spools` of them.
+    pub fn spool_budget(&self, spools: usize) -> u64 {
+        self.memory_budget / (spools.max(1) * self.threads.max(1)) as u64
     }
 
     /// The progress counter of a table the job reads.
@@ -430,7 +456,14 @@ fn now() -> Timestamp {
 
 /// The `main` of a generated job: parses the command line, runs `run`,
 /// prints the summary, and maps failure to `error: ...` on stderr and exit 1.
-pub fn main(plan: &str, tables: &[TableDecl], run: fn(&mut Context) -> Result<()>) -> ExitCode {
+/// The job binary's `main`: parses the command line, runs `run`, prints the
+/// summary or the error. `memory_budget` is the job's default budget.
+pub fn main(
+    plan: &str,
+    tables: &[TableDecl],
+    memory_budget: u64,
+    run: fn(&mut Context) -> Result<()>,
+) -> ExitCode {
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(a) => a,
         Err(e) => {
@@ -446,7 +479,7 @@ pub fn main(plan: &str, tables: &[TableDecl], run: fn(&mut Context) -> Result<()
         print!("{plan}");
         return ExitCode::SUCCESS;
     }
-    let mut ctx = match Context::new(tables, &args) {
+    let mut ctx = match Context::new(tables, &args, memory_budget) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {}", e.message());
@@ -459,6 +492,10 @@ pub fn main(plan: &str, tables: &[TableDecl], run: fn(&mut Context) -> Result<()
     match result {
         Ok(()) => {
             ctx.progress.print_summary();
+            let spilled = ctx.spill.written.load(std::sync::atomic::Ordering::Relaxed);
+            if spilled > 0 && !args.quiet {
+                eprintln!("spilled {spilled} bytes of waiting rows to temporary files");
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {

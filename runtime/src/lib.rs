@@ -7,6 +7,7 @@
 pub mod error;
 pub mod func;
 pub mod job;
+pub mod memory_size;
 pub mod ops;
 pub mod progress;
 pub mod sink;

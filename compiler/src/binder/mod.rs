@@ -13,10 +13,8 @@ mod expr;
 mod literals;
 mod query;
 mod scope;
-mod streaming;
 
 pub(crate) use expr::{depth, map_children, strip_spans, visit};
-pub(crate) use streaming::check_streaming;
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -99,16 +97,6 @@ impl Binder<'_> {
 
     fn bind_set(&mut self, set: &ast::SetOption) {
         match set.key.as_str() {
-            // Flink's Table API takes no AUTOMATIC mode (its message).
-            "execution.runtime-mode" if set.value.eq_ignore_ascii_case("automatic") => {
-                self.error(Diagnostic::error(
-                    set.span,
-                    format!(
-                        "Unsupported mode '{}' for 'execution.runtime-mode'. Only an explicit BATCH or STREAMING mode is supported in Table API.",
-                        set.value.to_ascii_uppercase()
-                    ),
-                ));
-            }
             "execution.runtime-mode"
                 if !matches!(
                     set.value.to_ascii_lowercase().as_str(),
@@ -137,6 +125,18 @@ impl Binder<'_> {
                         set.value
                     ),
                 ));
+            }
+            "stmtc.memory-budget" if parse_memory_size(&set.value).is_none() => {
+                self.error(
+                    Diagnostic::error(
+                        set.span,
+                        format!(
+                            "invalid value '{}' for 'stmtc.memory-budget': expected a memory size",
+                            set.value
+                        ),
+                    )
+                    .with_help("write a size such as '512mb' or '2gb'"),
+                );
             }
             "parallelism.default" if set.value.parse::<u32>().map_or(true, |p| p == 0) => {
                 self.error(Diagnostic::error(
@@ -709,6 +709,12 @@ impl ast::Insert {
 }
 
 /// `[a: INT, b: STRING]`, like Flink's schema listings in errors.
+/// The runtime's memory-size rules, so `check` accepts exactly what a job
+/// binary reads (`SET 'stmtc.memory-budget'`, `--memory-budget`).
+#[path = "../../../runtime/src/memory_size.rs"]
+mod memory_size;
+pub(crate) use memory_size::parse_size as parse_memory_size;
+
 pub(crate) fn schema_text(fields: &[Field]) -> String {
     let parts: Vec<String> = fields
         .iter()

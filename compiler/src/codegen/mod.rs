@@ -118,6 +118,9 @@ fn decimal_type(kind: TypeKind) -> TokenStream {
 /// rustc cannot build. Deeper expressions are refused, located.
 pub(crate) const MAX_EXPR_DEPTH: usize = 1_000;
 
+/// The `SET` key of the memory budget for spools.
+pub(crate) const MEMORY_BUDGET_KEY: &str = "stmtc.memory-budget";
+
 /// An unsupported construct, with the plan node it was met in.
 pub(crate) struct GenError {
     pub node: NodeId,
@@ -197,7 +200,8 @@ impl Gen<'_> {
     fn program(&mut self) -> GenResult<TokenStream> {
         let plan = self.plan;
         let tasks = self.schedule()?;
-        let rows = self.row_structs()?;
+        let mut rows = self.row_structs()?;
+        rows.extend(self.spill_impls());
         let mut pushes = Vec::new();
         for (i, node) in plan.nodes.iter().enumerate() {
             let n = NodeId(i as u32);
@@ -216,6 +220,7 @@ impl Gen<'_> {
             .collect::<GenResult<Vec<_>>>()?;
         let run = self.run_fn(&tasks)?;
         let tables = self.tables_decl();
+        let budget = self.memory_budget()?;
         self.features = self.statics.features();
         let statics = std::mem::take(&mut self.statics).into_items();
         Ok(quote! {
@@ -230,8 +235,10 @@ impl Gen<'_> {
 
             #tables
 
+            #budget
+
             fn main() -> std::process::ExitCode {
-                rt::job::main(PLAN, TABLES, run)
+                rt::job::main(PLAN, TABLES, MEMORY_BUDGET, run)
             }
 
             #run
@@ -240,6 +247,31 @@ impl Gen<'_> {
             #(#pushes)*
             #(#task_fns)*
             #(#statics)*
+        })
+    }
+
+    /// `MEMORY_BUDGET`: `SET 'stmtc.memory-budget'`, or the runtime's default
+    /// (`--memory-budget` overrides it at run time).
+    fn memory_budget(&self) -> GenResult<TokenStream> {
+        let set = self
+            .plan
+            .job
+            .settings
+            .iter()
+            .rev()
+            .find(|(k, _)| k == MEMORY_BUDGET_KEY);
+        let value = match set {
+            None => quote!(rt::ops::spool::DEFAULT_BUDGET),
+            Some((_, v)) => {
+                let bytes = crate::binder::parse_memory_size(v)
+                    .ok_or_else(|| format!("invalid '{MEMORY_BUDGET_KEY}' = '{v}'"))?;
+                let lit = Literal::u64_unsuffixed(bytes);
+                quote!(#lit)
+            }
+        };
+        Ok(quote! {
+            #[doc = " Bytes the job's spools may hold in memory (`SET 'stmtc.memory-budget'`)."]
+            const MEMORY_BUDGET: u64 = #value;
         })
     }
 
@@ -272,6 +304,36 @@ impl Gen<'_> {
             #[doc = " Every table of the job, in the order of the job file, with its `WITH` options."]
             static TABLES: &[rt::job::TableDecl] = &[#(#decls),*];
         }
+    }
+
+    /// `impl Spill` for the row types that spools hold (written to and read
+    /// back from spill files column by column).
+    fn spill_impls(&self) -> Vec<TokenStream> {
+        let mut rows = BTreeSet::new();
+        for &j in &self.spooled {
+            if let NodeKind::Join { left, .. } = self.plan.node(j).kind {
+                rows.insert(left);
+            }
+        }
+        rows.into_iter()
+            .map(|n| {
+                let name = row_ident(n);
+                let cols: Vec<Ident> = (0..self.plan.node(n).schema.len()).map(col_ident).collect();
+                quote! {
+                    impl rt::ops::spool::Spill for #name {
+                        fn write(&self, out: &mut Vec<u8>) {
+                            #(self.#cols.write(out);)*
+                        }
+                        fn read(input: &mut &[u8]) -> rt::Result<Self> {
+                            Ok(#name { #(#cols: rt::ops::spool::Spill::read(input)?),* })
+                        }
+                        fn heap_bytes(&self) -> usize {
+                            0 #(+ self.#cols.heap_bytes())*
+                        }
+                    }
+                }
+            })
+            .collect()
     }
 
     fn row_structs(&self) -> GenResult<Vec<TokenStream>> {
@@ -387,7 +449,7 @@ impl Gen<'_> {
                 } else if self.spooled.contains(&n) {
                     // Replayed by its own pipeline once the build is complete.
                     let q = format_ident!("q{}", n.0);
-                    quote!(st.#q.push(row.clone());)
+                    quote!(st.#q.push(row.clone())?;)
                 } else {
                     self.join_probe(n, *kind, *left, *right, left_keys, residual.as_ref())?
                 }
@@ -993,9 +1055,10 @@ impl Gen<'_> {
                             "Probe rows of #{} waiting for its build side",
                             n.0
                         ));
-                        fields.push(quote!(#d #q: Vec<#l>));
-                        inits.push(quote!(#q: Vec::new()));
-                        absorbs.push(quote!(self.#q.extend(o.#q);));
+                        let spools = self.spooled.len();
+                        fields.push(quote!(#d #q: rt::ops::spool::Spool<#l>));
+                        inits.push(quote!(#q: rt::ops::spool::Spool::new(ctx.spool_budget(#spools), std::sync::Arc::clone(&ctx.spill))));
+                        absorbs.push(quote!(self.#q.absorb(o.#q)?;));
                     }
                     if matches!(kind, JoinKind::Right | JoinKind::Full) {
                         fields.push(quote!(#m: rt::ops::join::MatchedRows));
@@ -1181,11 +1244,11 @@ impl Gen<'_> {
             (Task::SpoolReplay(_), NodeKind::Join { .. }) => {
                 let q = format_ident!("q{}", n.0);
                 let probe = format_ident!("probe_{}", n.0);
+                let spools = self.spooled.len();
                 quote! {
-                    let rows = std::mem::take(&mut st.#q);
-                    for row in &rows {
-                        #probe(st, b, row)?;
-                    }
+                    let empty = rt::ops::spool::Spool::new(ctx.spool_budget(#spools), std::sync::Arc::clone(&ctx.spill));
+                    let rows = std::mem::replace(&mut st.#q, empty);
+                    rows.replay(|row| #probe(st, b, row))?;
                 }
             }
             _ => return Err("internal: task does not match its node".to_string()),

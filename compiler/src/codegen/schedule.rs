@@ -13,8 +13,9 @@
 //! joins across INSERTs), the join's probe input is *spooled*: the pipeline
 //! stores those rows, and a later pipeline replays them into the probe once
 //! the build is complete. Sources are still read once. Spools are chosen
-//! one at a time, the first join (in plan order) on a dependency cycle,
-//! until the order exists.
+//! one at a time until the order exists: of the joins on a dependency
+//! cycle, the one whose probe input is estimated smallest (the rows that
+//! wait), the first in plan order among equals.
 
 use std::collections::BTreeSet;
 
@@ -130,9 +131,13 @@ impl Gen<'_> {
                 seen
             })
             .collect();
-        self.plan.nodes.iter().enumerate().find_map(|(i, node)| {
+        let rows = crate::plan::cost::estimate_rows(self.plan, self.plan.base_dir.as_deref());
+        let cyclic = self.plan.nodes.iter().enumerate().filter_map(|(i, node)| {
             let n = NodeId(i as u32);
-            if !matches!(node.kind, NodeKind::Join { .. }) || self.spooled.contains(&n) {
+            let NodeKind::Join { left, .. } = node.kind else {
+                return None;
+            };
+            if self.spooled.contains(&n) {
                 return None;
             }
             let probers: Vec<usize> = (0..reach.len())
@@ -142,8 +147,12 @@ impl Gen<'_> {
             let cyclic = builders
                 .into_iter()
                 .any(|a| probers.iter().any(|&p| p == a || before[a].contains(&p)));
-            cyclic.then_some(n)
-        })
+            let waiting = rows[left.index()].unwrap_or(f64::INFINITY);
+            cyclic.then_some((waiting, n))
+        });
+        cyclic
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+            .map(|(_, n)| n)
     }
 
     /// The consumer edges a task's rows flow into, through streaming nodes.

@@ -11,7 +11,7 @@ use crate::types::TypeKind;
 use super::{NodeKind, Plan};
 
 /// Estimated output rows of every node (`None` where a source size is unknown).
-pub(crate) fn estimate_rows(plan: &Plan, base: &Path) -> Vec<Option<f64>> {
+pub(crate) fn estimate_rows(plan: &Plan, base: Option<&Path>) -> Vec<Option<f64>> {
     let mut rows: Vec<Option<f64>> = Vec::with_capacity(plan.nodes.len());
     for node in &plan.nodes {
         let input = |k: usize| rows[node.kind.inputs()[k].index()];
@@ -72,8 +72,8 @@ pub(crate) fn estimate_rows(plan: &Plan, base: &Path) -> Vec<Option<f64>> {
     rows
 }
 
-fn source_rows(plan: &Plan, table: crate::ir::TableId, base: &Path) -> Option<f64> {
-    table_source_rows(plan.job.table(table), Some(base))
+fn source_rows(plan: &Plan, table: crate::ir::TableId, base: Option<&Path>) -> Option<f64> {
+    table_source_rows(plan.job.table(table), base)
 }
 
 /// Rows of a source table: datagen's `number-of-rows`, or a filesystem

@@ -12,7 +12,7 @@ use crate::ir::{BinaryOp, BoundJob, Expr, ExprKind, Field, Rel, RelKind};
 /// orders joins by estimates; `base_dir` is where relative source paths
 /// resolve for them).
 pub(crate) fn lower(job: BoundJob, base_dir: Option<&std::path::Path>) -> Plan {
-    let mut plan = Plan::new(job);
+    let mut plan = Plan::new(job, base_dir);
     let job = std::sync::Arc::clone(&plan.job);
     let estimates = RelEstimator::new(&job, base_dir);
     for (statement, insert) in job.inserts.iter().enumerate() {

@@ -180,6 +180,9 @@ pub(crate) struct Node {
 pub(crate) struct Plan {
     /// Shared by every rebuilt plan (a rewrite never changes the catalog).
     pub job: Arc<BoundJob>,
+    /// Where relative source paths resolve, for size estimates (`None`:
+    /// sizes unknown).
+    pub base_dir: Option<Arc<std::path::Path>>,
     pub nodes: Vec<Node>,
     /// Sink nodes in INSERT order.
     pub sinks: Vec<NodeId>,
@@ -195,13 +198,14 @@ pub(crate) struct Plan {
 const SMALL_PROVENANCE: usize = 16;
 
 impl Plan {
-    pub fn new(job: BoundJob) -> Plan {
-        Plan::sharing(Arc::new(job))
+    pub fn new(job: BoundJob, base_dir: Option<&std::path::Path>) -> Plan {
+        Plan::sharing(Arc::new(job), base_dir.map(Arc::from))
     }
 
-    fn sharing(job: Arc<BoundJob>) -> Plan {
+    fn sharing(job: Arc<BoundJob>, base_dir: Option<Arc<std::path::Path>>) -> Plan {
         Plan {
             job,
+            base_dir,
             nodes: Vec::new(),
             sinks: Vec::new(),
             index: HashMap::new(),
@@ -383,7 +387,7 @@ pub(crate) fn is_deterministic(e: &Expr) -> bool {
 /// id (usually `new.intern(...)` of a possibly changed node). Interning in the
 /// fresh arena re-merges whatever a rewrite made equal.
 pub(crate) fn rebuild(plan: &Plan, mut f: impl FnMut(&mut Plan, NodeId, Node) -> NodeId) -> Plan {
-    let mut new = Plan::sharing(Arc::clone(&plan.job));
+    let mut new = Plan::sharing(Arc::clone(&plan.job), plan.base_dir.clone());
     new.index.reserve(plan.nodes.len());
     new.nodes.reserve(plan.nodes.len());
     new.next_salt = plan.next_salt;

@@ -1,5 +1,6 @@
 //! Operators generic over the row types the generated code defines: the
-//! parallel driver, hash aggregate, hash join, sort / top-N and distinct.
+//! parallel driver, hash aggregate, hash join, sort / top-N and distinct,
+//! and spools (rows waiting for a join build, spilled beyond a budget).
 //! UNION ALL needs no operator: generated code feeds both inputs to the same
 //! consumer.
 
@@ -7,3 +8,4 @@ pub mod aggregate;
 pub mod join;
 pub mod parallel;
 pub mod sort;
+pub mod spool;

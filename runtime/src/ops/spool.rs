@@ -1,0 +1,430 @@
+//! Spools: rows that must wait (the probe rows of a join whose build side
+//! comes from the same pipeline), kept in memory up to a byte budget and
+//! written to temporary files beyond it, then replayed in order of arrival
+//! per thread.
+//!
+//! Spill files live in one folder per job run, `stmtc-spill-<pid>-<n>` in
+//! the system's temporary directory (or `STMTC_SPILL_DIR`). The folder is
+//! removed when the job ends, whether it succeeded or failed; a run killed
+//! before that leaves it behind, and the next job run removes every such
+//! folder whose process is gone.
+
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::error::{Error, Result};
+use crate::value::{Date, Decimal, Str, Time, Timestamp};
+
+/// A value that can be written to a spill file and read back.
+pub trait Spill: Sized {
+    fn write(&self, out: &mut Vec<u8>);
+    fn read(input: &mut &[u8]) -> Result<Self>;
+    /// Bytes held on the heap besides the value itself (long strings, bytes).
+    fn heap_bytes(&self) -> usize {
+        0
+    }
+}
+
+fn take<'a>(input: &mut &'a [u8], n: usize) -> Result<&'a [u8]> {
+    if input.len() < n {
+        return Err(Error::new(
+            "a spill file ends early (it was changed or truncated)",
+        ));
+    }
+    let (head, rest) = input.split_at(n);
+    *input = rest;
+    Ok(head)
+}
+
+macro_rules! spill_number {
+    ($($t:ty),*) => {$(
+        impl Spill for $t {
+            fn write(&self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn read(input: &mut &[u8]) -> Result<Self> {
+                let bytes = take(input, std::mem::size_of::<$t>())?;
+                Ok(<$t>::from_le_bytes(bytes.try_into().expect("sized")))
+            }
+        }
+    )*};
+}
+spill_number!(i8, i16, i32, i64, i128, u32, f32, f64);
+
+impl Spill for bool {
+    fn write(&self, out: &mut Vec<u8>) {
+        out.push(u8::from(*self));
+    }
+    fn read(input: &mut &[u8]) -> Result<Self> {
+        Ok(take(input, 1)?[0] != 0)
+    }
+}
+
+impl Spill for () {
+    fn write(&self, _: &mut Vec<u8>) {}
+    fn read(_: &mut &[u8]) -> Result<Self> {
+        Ok(())
+    }
+}
+
+impl Spill for Decimal {
+    fn write(&self, out: &mut Vec<u8>) {
+        self.0.write(out)
+    }
+    fn read(input: &mut &[u8]) -> Result<Self> {
+        Ok(Decimal(i128::read(input)?))
+    }
+}
+
+impl Spill for Date {
+    fn write(&self, out: &mut Vec<u8>) {
+        self.0.write(out)
+    }
+    fn read(input: &mut &[u8]) -> Result<Self> {
+        Ok(Date(i32::read(input)?))
+    }
+}
+
+impl Spill for Time {
+    fn write(&self, out: &mut Vec<u8>) {
+        self.0.write(out)
+    }
+    fn read(input: &mut &[u8]) -> Result<Self> {
+        Ok(Time(i32::read(input)?))
+    }
+}
+
+impl Spill for Timestamp {
+    fn write(&self, out: &mut Vec<u8>) {
+        self.millis.write(out);
+        self.nanos.write(out);
+    }
+    fn read(input: &mut &[u8]) -> Result<Self> {
+        Ok(Timestamp {
+            millis: i64::read(input)?,
+            nanos: u32::read(input)?,
+        })
+    }
+}
+
+impl Spill for Vec<u8> {
+    fn write(&self, out: &mut Vec<u8>) {
+        (self.len() as u32).write(out);
+        out.extend_from_slice(self);
+    }
+    fn read(input: &mut &[u8]) -> Result<Self> {
+        let len = u32::read(input)? as usize;
+        Ok(take(input, len)?.to_vec())
+    }
+    fn heap_bytes(&self) -> usize {
+        self.capacity()
+    }
+}
+
+impl Spill for Str {
+    fn write(&self, out: &mut Vec<u8>) {
+        (self.len() as u32).write(out);
+        out.extend_from_slice(self.as_bytes());
+    }
+    fn read(input: &mut &[u8]) -> Result<Self> {
+        let len = u32::read(input)? as usize;
+        let text = std::str::from_utf8(take(input, len)?)
+            .map_err(|_| Error::new("a spill file holds invalid text (it was changed)"))?;
+        Ok(Str::from(text))
+    }
+    fn heap_bytes(&self) -> usize {
+        if self.is_inline() {
+            0
+        } else {
+            self.len()
+        }
+    }
+}
+
+impl<T: Spill> Spill for Option<T> {
+    fn write(&self, out: &mut Vec<u8>) {
+        match self {
+            None => out.push(0),
+            Some(v) => {
+                out.push(1);
+                v.write(out);
+            }
+        }
+    }
+    fn read(input: &mut &[u8]) -> Result<Self> {
+        match take(input, 1)?[0] {
+            0 => Ok(None),
+            _ => Ok(Some(T::read(input)?)),
+        }
+    }
+    fn heap_bytes(&self) -> usize {
+        self.as_ref().map_or(0, T::heap_bytes)
+    }
+}
+
+/// The budget for all spools of a job together, in bytes (`--memory-budget`).
+pub const DEFAULT_BUDGET: u64 = 1 << 30;
+
+/// The folder of this run's spill files, created on first use and removed
+/// when the job ends (`Context` drops it).
+pub struct SpillDir {
+    base: PathBuf,
+    path: OnceLock<Result<PathBuf, String>>,
+    next: AtomicU64,
+    /// Bytes written to spill files, for the summary.
+    pub written: AtomicU64,
+    lock: Mutex<()>,
+}
+
+impl Default for SpillDir {
+    fn default() -> Self {
+        SpillDir::new()
+    }
+}
+
+impl SpillDir {
+    /// Spill files go to `STMTC_SPILL_DIR`, or the system's temporary directory.
+    pub fn new() -> SpillDir {
+        SpillDir::at(
+            std::env::var_os("STMTC_SPILL_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(std::env::temp_dir),
+        )
+    }
+
+    /// Spill files go to a new folder in `base`; folders left there by job
+    /// runs that were killed are removed now.
+    pub fn at(base: PathBuf) -> SpillDir {
+        remove_stale(&base);
+        SpillDir {
+            base,
+            path: OnceLock::new(),
+            next: AtomicU64::new(0),
+            written: AtomicU64::new(0),
+            lock: Mutex::new(()),
+        }
+    }
+
+    fn dir(&self) -> Result<&Path> {
+        let made = self.path.get_or_init(|| {
+            let _guard = self.lock.lock();
+            let base = &self.base;
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos());
+            let dir = base.join(format!("stmtc-spill-{}-{nanos}", std::process::id()));
+            std::fs::create_dir_all(&dir)
+                .map(|()| dir.clone())
+                .map_err(|e| format!("cannot create the spill folder {}: {e}", dir.display()))
+        });
+        match made {
+            Ok(p) => Ok(p.as_path()),
+            Err(e) => Err(Error::new(e.clone())),
+        }
+    }
+
+    /// Writes `bytes` to a new spill file and returns its path.
+    fn write_file(&self, bytes: &[u8]) -> Result<PathBuf> {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let path = self.dir()?.join(format!("{n}.spill"));
+        let file = std::fs::File::create(&path).map_err(|e| Error::io(&path, e))?;
+        let mut out = BufWriter::new(file);
+        out.write_all(bytes)
+            .and_then(|()| out.flush())
+            .map_err(|e| Error::io(&path, e))?;
+        self.written
+            .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        Ok(path)
+    }
+}
+
+impl Drop for SpillDir {
+    fn drop(&mut self) {
+        if let Some(Ok(dir)) = self.path.get() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// Removes spill folders of job runs that are gone (killed before cleanup).
+fn remove_stale(base: &Path) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("stmtc-spill-")) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
+        if !alive {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Rows that wait: in memory up to `budget` bytes, then in spill files.
+pub struct Spool<R> {
+    rows: Vec<R>,
+    bytes: u64,
+    budget: u64,
+    files: Vec<PathBuf>,
+    dir: Arc<SpillDir>,
+}
+
+impl<R: Spill> Spool<R> {
+    pub fn new(budget: u64, dir: Arc<SpillDir>) -> Spool<R> {
+        Spool {
+            rows: Vec::new(),
+            bytes: 0,
+            budget: budget.max(1),
+            files: Vec::new(),
+            dir,
+        }
+    }
+
+    fn size(row: &R) -> u64 {
+        (std::mem::size_of::<R>() + row.heap_bytes()) as u64
+    }
+
+    pub fn push(&mut self, row: R) -> Result<()> {
+        self.bytes += Self::size(&row);
+        self.rows.push(row);
+        if self.bytes > self.budget {
+            self.spill()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the rows in memory to a spill file.
+    fn spill(&mut self) -> Result<()> {
+        let mut buf = Vec::new();
+        for row in self.rows.drain(..) {
+            row.write(&mut buf);
+        }
+        self.bytes = 0;
+        self.files.push(self.dir.write_file(&buf)?);
+        Ok(())
+    }
+
+    /// Takes in another thread's spool (its files and its rows).
+    pub fn absorb(&mut self, other: Spool<R>) -> Result<()> {
+        self.files.extend(other.files);
+        self.bytes += other.bytes;
+        self.rows.extend(other.rows);
+        if self.bytes > self.budget {
+            self.spill()?;
+        }
+        Ok(())
+    }
+
+    /// Every row, spilled ones first, each spill file read whole (a file
+    /// holds at most a budget's worth of rows) and removed once read.
+    pub fn replay(self, mut f: impl FnMut(&R) -> Result<()>) -> Result<()> {
+        for path in &self.files {
+            let mut bytes = Vec::new();
+            std::fs::File::open(path)
+                .and_then(|mut file| file.read_to_end(&mut bytes))
+                .map_err(|e| Error::io(path, e))?;
+            let _ = std::fs::remove_file(path);
+            let mut input = bytes.as_slice();
+            while !input.is_empty() {
+                f(&R::read(&mut input)?)?;
+            }
+        }
+        for row in &self.rows {
+            f(row)?;
+        }
+        Ok(())
+    }
+
+    /// Rows held in memory and in files (for tests).
+    pub fn spilled_files(&self) -> usize {
+        self.files.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Clone)]
+    struct Row {
+        a: Option<i64>,
+        s: Option<Str>,
+        d: Option<Decimal>,
+        t: Option<Timestamp>,
+    }
+
+    impl Spill for Row {
+        fn write(&self, out: &mut Vec<u8>) {
+            self.a.write(out);
+            self.s.write(out);
+            self.d.write(out);
+            self.t.write(out);
+        }
+        fn read(input: &mut &[u8]) -> Result<Self> {
+            Ok(Row {
+                a: Spill::read(input)?,
+                s: Spill::read(input)?,
+                d: Spill::read(input)?,
+                t: Spill::read(input)?,
+            })
+        }
+        fn heap_bytes(&self) -> usize {
+            self.s.heap_bytes()
+        }
+    }
+
+    fn row(i: i64) -> Row {
+        Row {
+            a: (i % 7 != 0).then_some(i),
+            s: Some(Str::from("x".repeat((i % 40) as usize).as_str())),
+            d: Some(Decimal(i as i128 * 1_000_000_007)),
+            t: (i % 3 == 0).then_some(Timestamp {
+                millis: i * 1000,
+                nanos: 17,
+            }),
+        }
+    }
+
+    #[test]
+    fn a_tiny_budget_spills_and_replays_every_row_and_cleans_up() {
+        let base = std::env::temp_dir().join(format!("stmtc-spool-test-{}", std::process::id()));
+        std::fs::create_dir_all(&base).unwrap();
+        let dir = Arc::new(SpillDir::at(base.clone()));
+        let mut a: Spool<Row> = Spool::new(512, Arc::clone(&dir));
+        let mut b: Spool<Row> = Spool::new(512, Arc::clone(&dir));
+        for i in 0..1000 {
+            if i % 2 == 0 {
+                a.push(row(i))
+            } else {
+                b.push(row(i))
+            }
+            .unwrap();
+        }
+        assert!(a.spilled_files() > 10);
+        a.absorb(b).unwrap();
+        let mut seen = Vec::new();
+        a.replay(|r| {
+            seen.push(r.clone());
+            Ok(())
+        })
+        .unwrap();
+        let mut want: Vec<Row> = (0..1000).map(row).collect();
+        let key = |r: &Row| r.d.map(|d| d.0);
+        seen.sort_by_key(key);
+        want.sort_by_key(key);
+        assert_eq!(seen, want);
+        assert!(dir.written.load(Ordering::Relaxed) > 0);
+        drop(dir);
+        let left: Vec<_> = std::fs::read_dir(&base).unwrap().collect();
+        assert!(left.is_empty(), "spill folders left behind: {left:?}");
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+}
