@@ -120,6 +120,7 @@ fn pipeline(file: SourceFile, goal: Goal<'_, '_>) -> (Checked, Option<Output>) {
         let mut diags = Diagnostics::default();
         let script = parser::parse_script(&file, &mut diags);
         let job = binder::bind_script(&file, &script, &mut diags);
+        binder::check_streaming(&job, &mut diags);
         (job, diags)
     });
     let job = match bound {

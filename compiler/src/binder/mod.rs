@@ -13,8 +13,10 @@ mod expr;
 mod literals;
 mod query;
 mod scope;
+mod streaming;
 
 pub(crate) use expr::{depth, map_children, strip_spans, visit};
+pub(crate) use streaming::check_streaming;
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -97,6 +99,16 @@ impl Binder<'_> {
 
     fn bind_set(&mut self, set: &ast::SetOption) {
         match set.key.as_str() {
+            // Flink's Table API takes no AUTOMATIC mode (its message).
+            "execution.runtime-mode" if set.value.eq_ignore_ascii_case("automatic") => {
+                self.error(Diagnostic::error(
+                    set.span,
+                    format!(
+                        "Unsupported mode '{}' for 'execution.runtime-mode'. Only an explicit BATCH or STREAMING mode is supported in Table API.",
+                        set.value.to_ascii_uppercase()
+                    ),
+                ));
+            }
             "execution.runtime-mode"
                 if !matches!(
                     set.value.to_ascii_lowercase().as_str(),
