@@ -81,14 +81,17 @@ pub(crate) fn set_current_span(span: Span) {
     CURRENT.with(|c| c.set(span));
 }
 
-/// Parses, binds and type-checks a job file, collecting every error.
+/// Parses, binds and type-checks a job file, collecting every error, then
+/// plans it and generates its program (not written): what `check` accepts,
+/// `compile` compiles.
 pub fn check(file: SourceFile) -> Checked {
     on_big_stack(move || pipeline(file, Goal::Check).0)
 }
 
 /// How far [`pipeline`] goes, and what it produces at the end.
 enum Goal<'a, 't> {
-    /// Parse and bind; the bound statement set is printed.
+    /// Parse, bind, plan and generate the program without writing it: a
+    /// job `check` accepts compiles. The bound statement set is printed.
     Check,
     /// Plan, then print the plan.
     Explain {
@@ -150,9 +153,9 @@ fn pipeline(file: SourceFile, goal: Goal<'_, '_>) -> (Checked, Option<Output>) {
     };
     let (base_dir, mut trace, explain_options, compile_target) = match goal {
         Goal::Check => {
-            // Deep trees are printed and dropped here, on the big stack.
+            // Deep trees are printed here, on the big stack.
             checked.bound = ir_print::bound_job(&job);
-            return finish(checked, diags, None);
+            (None, None, None, None)
         }
         Goal::Explain { options, trace } => {
             (Some(options.base_dir.as_path()), trace, Some(options), None)
@@ -186,14 +189,16 @@ fn pipeline(file: SourceFile, goal: Goal<'_, '_>) -> (Checked, Option<Output>) {
         }
     };
     let output = guarded(|| match (explain_options, compile_target) {
-        (Some(options), _) => Ok(Output::Plan(explain_plan(&plan, &file, options))),
+        (Some(options), _) => Ok(Some(Output::Plan(explain_plan(&plan, &file, options)))),
         (None, Some((runtime, package))) => {
-            compile_plan(&plan, &file, runtime, package).map(Output::Crate)
+            compile_plan(&plan, &file, runtime, package).map(|c| Some(Output::Crate(c)))
         }
-        (None, None) => unreachable!("checking ends before planning"),
+        (None, None) => codegen::generate_tokens(&plan, &file)
+            .map(|_| None)
+            .map_err(|e| located(&plan, e)),
     });
     match output {
-        Ok(Ok(output)) => finish(checked, diags, Some(output)),
+        Ok(Ok(output)) => finish(checked, diags, output),
         Ok(Err(d)) | Err(d) => {
             diags.push(d);
             finish(checked, diags, None)
@@ -338,6 +343,17 @@ pub fn compile(
     })
 }
 
+/// A code generation refusal, located at the SQL of the node it concerns.
+fn located(plan: &plan::Plan, e: codegen::GenError) -> Diagnostic {
+    let span = plan
+        .node(e.node)
+        .provenance
+        .first()
+        .copied()
+        .unwrap_or_default();
+    Diagnostic::error(span, e.message)
+}
+
 fn compile_plan(
     plan: &plan::Plan,
     file: &SourceFile,
@@ -352,16 +368,8 @@ fn compile_plan(
     let details = plan::explain::Details::default();
     let text = plan::explain::text(plan, file, details, Vec::new());
     let json = plan::explain::json(plan, file, details, Vec::new());
-    let files =
-        codegen::generate_crate(plan, file, &package, &runtime, &text, &json).map_err(|e| {
-            let span = plan
-                .node(e.node)
-                .provenance
-                .first()
-                .copied()
-                .unwrap_or_default();
-            Diagnostic::error(span, e.message)
-        })?;
+    let files = codegen::generate_crate(plan, file, &package, &runtime, &text, &json)
+        .map_err(|e| located(plan, e))?;
     Ok(CompiledJob {
         package: files.package,
         files: files.files,

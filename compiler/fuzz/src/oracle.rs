@@ -16,8 +16,8 @@ pub const INTERNAL_ERROR: &str = "internal error in stmtc";
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// `check` accepted it, `explain` printed a plan in every format, and
-    /// `compile` generated a crate whose `main.rs` parses (or refused the
-    /// job with a located error).
+    /// `compile` generated a crate whose `main.rs` parses: a job `check`
+    /// accepts compiles (`check` runs code generation too).
     Accepted,
     /// `check` rejected it with located errors.
     Rejected,
@@ -213,8 +213,9 @@ fn run_case_with(text: &str, thorough: bool) -> Result<Outcome, Finding> {
 /// of the job's expressions (reserved, not committed; as stmtc's own).
 const SYN_STACK: usize = 1 << 30;
 
-/// Runs `compile` on an accepted job: no internal error, and either a crate
-/// whose `src/main.rs` is valid Rust or a rejection with a located error.
+/// Runs `compile` on a job `check` accepted: a crate whose `src/main.rs` is
+/// valid Rust. Any refusal breaks "check ok => compile ok"; its kind says
+/// whether it was at least located.
 fn compile_case(file: &SourceFile) -> Result<(), Finding> {
     let len = file.text.len();
     // A runtime path instead of the vendored runtime: the job's own files only.
@@ -277,8 +278,10 @@ fn compile_case(file: &SourceFile) -> Result<(), Finding> {
                     ));
                 }
             }
-            // A located refusal of an unsupported construct is fine.
-            Ok(())
+            Err(finding(
+                "compile refused a job check accepted",
+                c.render_diagnostics(false),
+            ))
         }
     }
 }
