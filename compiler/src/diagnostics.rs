@@ -61,6 +61,12 @@ impl Diagnostic {
             help: None,
         }
     }
+    /// `<what> is not supported by stmtc yet`: a construct stmtc does not
+    /// implement, refused where it is written.
+    pub fn unsupported(span: Span, what: &str) -> Self {
+        Diagnostic::error(span, format!("{what} is not supported by stmtc yet"))
+    }
+
     pub fn warning(span: Span, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Warning,

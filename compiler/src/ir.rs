@@ -437,3 +437,141 @@ pub enum Literal {
     /// INTERVAL YEAR TO MONTH, in months.
     IntervalMonths(i32),
 }
+
+// Traversals of expression trees: they live with the IR they walk, so the
+// binder, the planner and code generation share them without depending on
+// each other.
+
+/// Calls `f` on every node of the expression tree, parents first.
+pub fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(expr);
+    for_each_child(expr, &mut |child| visit(child, f));
+}
+
+/// Calls `f` on each direct operand of `expr`, left to right.
+pub fn for_each_child(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
+    match &expr.kind {
+        ExprKind::Column(_) | ExprKind::Literal(_) => {}
+        ExprKind::Unary { operand, .. }
+        | ExprKind::Cast { operand, .. }
+        | ExprKind::Extract { operand, .. }
+        | ExprKind::RoundTime { operand, .. } => f(operand),
+        ExprKind::Binary { left, right, .. } => {
+            f(left);
+            f(right);
+        }
+        ExprKind::Case {
+            branches,
+            otherwise,
+        } => {
+            for (c, r) in branches {
+                f(c);
+                f(r);
+            }
+            if let Some(o) = otherwise {
+                f(o);
+            }
+        }
+        ExprKind::InList { operand, list, .. } => {
+            f(operand);
+            for e in list {
+                f(e);
+            }
+        }
+        ExprKind::Like {
+            operand, pattern, ..
+        } => {
+            f(operand);
+            f(pattern);
+        }
+        ExprKind::TimestampDiff {
+            start: a, end: b, ..
+        }
+        | ExprKind::TimestampAdd {
+            count: a,
+            operand: b,
+            ..
+        } => {
+            f(a);
+            f(b);
+        }
+        ExprKind::Call { args, .. } => {
+            for a in args {
+                f(a);
+            }
+        }
+    }
+}
+
+/// Levels of the expression tree (a column or literal is 1).
+pub fn depth(expr: &Expr) -> usize {
+    let mut deepest = 0;
+    for_each_child(expr, &mut |child| deepest = deepest.max(depth(child)));
+    deepest + 1
+}
+
+/// The expression with every span cleared, for structural comparison.
+pub fn strip_spans(mut expr: Expr) -> Expr {
+    map_children(&mut expr, &mut |e| {
+        *e = strip_spans(std::mem::replace(e, placeholder()))
+    });
+    expr.span = Span::default();
+    expr
+}
+
+fn placeholder() -> Expr {
+    Expr {
+        kind: ExprKind::Literal(Literal::Null),
+        ty: DataType::null(),
+        span: Span::default(),
+    }
+}
+
+/// Applies `f` to each direct child of `expr`.
+pub fn map_children(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    match &mut expr.kind {
+        ExprKind::Column(_) | ExprKind::Literal(_) => {}
+        ExprKind::Unary { operand, .. }
+        | ExprKind::Cast { operand, .. }
+        | ExprKind::Extract { operand, .. }
+        | ExprKind::RoundTime { operand, .. } => f(operand),
+        ExprKind::Binary { left, right, .. } => {
+            f(left);
+            f(right);
+        }
+        ExprKind::Case {
+            branches,
+            otherwise,
+        } => {
+            for (c, r) in branches {
+                f(c);
+                f(r);
+            }
+            if let Some(o) = otherwise {
+                f(o);
+            }
+        }
+        ExprKind::InList { operand, list, .. } => {
+            f(operand);
+            list.iter_mut().for_each(&mut *f);
+        }
+        ExprKind::Like {
+            operand, pattern, ..
+        } => {
+            f(operand);
+            f(pattern);
+        }
+        ExprKind::TimestampDiff {
+            start: a, end: b, ..
+        }
+        | ExprKind::TimestampAdd {
+            count: a,
+            operand: b,
+            ..
+        } => {
+            f(a);
+            f(b);
+        }
+        ExprKind::Call { args, .. } => args.iter_mut().for_each(f),
+    }
+}

@@ -16,7 +16,9 @@ use super::scope::Scope;
 use super::{cast_to, cast_to_kind, Binder};
 use crate::diagnostics::{did_you_mean, Diagnostic, Span};
 use crate::functions::{self, FunctionError};
-use crate::ir::{AggregateCall, BinaryOp, Expr, ExprKind, Literal, TimeUnit, UnaryOp};
+use crate::ir::{
+    strip_spans, visit, AggregateCall, BinaryOp, Expr, ExprKind, Literal, TimeUnit, UnaryOp,
+};
 use crate::types::{DataType, TypeKind};
 use crate::typing::{self, ArithOp};
 
@@ -280,7 +282,10 @@ impl Binder<'_> {
                         })
                     }
                     UnaryOperator::Plus if e.ty.is_numeric() || e.ty.kind.is_interval() => Ok(e),
-                    other => Err(unsupported(span, &format!("the unary operator `{other}`"))),
+                    other => Err(Diagnostic::unsupported(
+                        span,
+                        &format!("the unary operator `{other}`"),
+                    )),
                 }
             }
             E::IsNull(e) => self.is_predicate(e, UnaryOp::IsNull, cx, span),
@@ -329,7 +334,7 @@ impl Binder<'_> {
             } => {
                 let list = match target {
                     sql::InTarget::List(list) => list,
-                    _ => return Err(unsupported(span, "IN with a subquery")),
+                    _ => return Err(Diagnostic::unsupported(span, "IN with a subquery")),
                 };
                 let x = self.bind_expr(operand, cx, span)?;
                 let mut items = Vec::with_capacity(list.len());
@@ -388,7 +393,7 @@ impl Binder<'_> {
                 escape_char,
             } => {
                 if *any {
-                    return Err(unsupported(span, "LIKE ANY"));
+                    return Err(Diagnostic::unsupported(span, "LIKE ANY"));
                 }
                 let x = self.bind_expr(operand, cx, span)?;
                 let p = self.bind_expr(pattern, cx, span)?;
@@ -430,8 +435,8 @@ impl Binder<'_> {
                     span,
                 })
             }
-            E::ILike { .. } => Err(unsupported(span, "ILIKE")),
-            E::SimilarTo { .. } => Err(unsupported(span, "SIMILAR TO")),
+            E::ILike { .. } => Err(Diagnostic::unsupported(span, "ILIKE")),
+            E::SimilarTo { .. } => Err(Diagnostic::unsupported(span, "SIMILAR TO")),
             E::Case {
                 operand,
                 conditions,
@@ -451,13 +456,16 @@ impl Binder<'_> {
                 format,
             } => {
                 if format.is_some() {
-                    return Err(unsupported(span, "CAST ... FORMAT"));
+                    return Err(Diagnostic::unsupported(span, "CAST ... FORMAT"));
                 }
                 let try_cast = match kind {
                     CastKind::Cast => false,
                     CastKind::TryCast => true,
                     CastKind::SafeCast | CastKind::DoubleColon => {
-                        return Err(unsupported(span, &format!("the cast syntax of `{expr}`")))
+                        return Err(Diagnostic::unsupported(
+                            span,
+                            &format!("the cast syntax of `{expr}`"),
+                        ))
                     }
                 };
                 let e = self.bind_expr(operand, cx, span)?;
@@ -568,7 +576,9 @@ impl Binder<'_> {
                             span,
                         })
                     }
-                    CeilFloorKind::Scale(_) => Err(unsupported(span, "FLOOR/CEIL with a scale")),
+                    CeilFloorKind::Scale(_) => {
+                        Err(Diagnostic::unsupported(span, "FLOOR/CEIL with a scale"))
+                    }
                 }
             }
             E::Substring {
@@ -593,7 +603,7 @@ impl Binder<'_> {
                 trim_characters,
             } => {
                 if trim_characters.is_some() {
-                    return Err(unsupported(span, "TRIM with a character list"));
+                    return Err(Diagnostic::unsupported(span, "TRIM with a character list"));
                 }
                 let name = match trim_where {
                     None | Some(TrimWhereField::Both) => "TRIM",
@@ -622,18 +632,21 @@ impl Binder<'_> {
                     "`TABLE name` is only allowed as the first argument of a window table function",
                 ))
             }
-            E::Subquery(_) => Err(unsupported(span, "scalar subqueries")),
-            E::Exists { .. } => Err(unsupported(span, "EXISTS subqueries")),
+            E::Subquery(_) => Err(Diagnostic::unsupported(span, "scalar subqueries")),
+            E::Exists { .. } => Err(Diagnostic::unsupported(span, "EXISTS subqueries")),
             E::Wildcard(_) | E::QualifiedWildcard(..) => Err(Diagnostic::error(
                 span,
                 "`*` is only allowed in the SELECT list and in COUNT(*)",
             )),
-            E::AtTimeZone { .. } => Err(unsupported(span, "AT TIME ZONE")),
-            E::Array(_) | E::Map(_) | E::Struct { .. } | E::Tuple(_) => {
-                Err(unsupported(span, "ARRAY, MAP, ROW and tuple values"))
-            }
-            E::Overlay { .. } => Err(unsupported(span, "OVERLAY")),
-            other => Err(unsupported(span, &format!("the expression `{other}`"))),
+            E::AtTimeZone { .. } => Err(Diagnostic::unsupported(span, "AT TIME ZONE")),
+            E::Array(_) | E::Map(_) | E::Struct { .. } | E::Tuple(_) => Err(
+                Diagnostic::unsupported(span, "ARRAY, MAP, ROW and tuple values"),
+            ),
+            E::Overlay { .. } => Err(Diagnostic::unsupported(span, "OVERLAY")),
+            other => Err(Diagnostic::unsupported(
+                span,
+                &format!("the expression `{other}`"),
+            )),
         }
     }
 
@@ -715,7 +728,12 @@ impl Binder<'_> {
                     span,
                 });
             }
-            other => return Err(unsupported(span, &format!("the operator `{other}`"))),
+            other => {
+                return Err(Diagnostic::unsupported(
+                    span,
+                    &format!("the operator `{other}`"),
+                ))
+            }
         };
         let arith_op = arith_op.expect("arithmetic");
         if matches!(arith_op, ArithOp::Divide | ArithOp::Modulo) && is_zero_literal(&r) {
@@ -845,7 +863,7 @@ impl Binder<'_> {
         span: Span,
     ) -> BResult<Expr> {
         if function.over.is_some() {
-            return Err(unsupported(span, "OVER windows"));
+            return Err(Diagnostic::unsupported(span, "OVER windows"));
         }
         if function.filter.is_some() {
             return Err(Diagnostic::error(
@@ -860,7 +878,10 @@ impl Binder<'_> {
         let args = match &function.args {
             FunctionArguments::None => Vec::new(),
             FunctionArguments::Subquery(_) => {
-                return Err(unsupported(span, "a subquery as a function argument"))
+                return Err(Diagnostic::unsupported(
+                    span,
+                    "a subquery as a function argument",
+                ))
             }
             FunctionArguments::List(list) => {
                 if list.duplicate_treatment.is_some() {
@@ -870,7 +891,10 @@ impl Binder<'_> {
                     ));
                 }
                 if !list.clauses.is_empty() {
-                    return Err(unsupported(span, &format!("clauses inside {name}(...)")));
+                    return Err(Diagnostic::unsupported(
+                        span,
+                        &format!("clauses inside {name}(...)"),
+                    ));
                 }
                 let mut args = Vec::with_capacity(list.args.len());
                 for arg in &list.args {
@@ -884,7 +908,7 @@ impl Binder<'_> {
                                 format!("`*` is not a valid argument of {name}"),
                             ))
                         }
-                        _ => return Err(unsupported(span, "named function arguments")),
+                        _ => return Err(Diagnostic::unsupported(span, "named function arguments")),
                     }
                 }
                 args
@@ -1038,14 +1062,17 @@ impl Binder<'_> {
     ) -> BResult<Expr> {
         let name = function_name(function, span)?;
         if function.over.is_some() {
-            return Err(unsupported(span, "OVER windows"));
+            return Err(Diagnostic::unsupported(span, "OVER windows"));
         }
         let grouping = cx.grouping.as_deref_mut().expect("grouped mode");
         let input = grouping.input.clone();
         let (distinct, raw_args) = match &function.args {
             FunctionArguments::List(list) => {
                 if !list.clauses.is_empty() {
-                    return Err(unsupported(span, &format!("clauses inside {name}(...)")));
+                    return Err(Diagnostic::unsupported(
+                        span,
+                        &format!("clauses inside {name}(...)"),
+                    ));
                 }
                 (
                     matches!(
@@ -1204,10 +1231,6 @@ fn function_error(name: &str, types: &[DataType], e: FunctionError, span: Span) 
     }
 }
 
-pub(crate) fn unsupported(span: Span, what: &str) -> Diagnostic {
-    Diagnostic::error(span, format!("{what} is not supported by stmtc yet"))
-}
-
 fn is_zero_literal(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Literal(Literal::Integer(0)) => true,
@@ -1285,7 +1308,12 @@ fn time_unit(field: &DateTimeField, span: Span) -> BResult<TimeUnit> {
         F::Dow | F::DayOfWeek => TimeUnit::DayOfWeek,
         F::Doy | F::DayOfYear => TimeUnit::DayOfYear,
         F::Epoch => TimeUnit::Epoch,
-        other => return Err(unsupported(span, &format!("the time unit {other}"))),
+        other => {
+            return Err(Diagnostic::unsupported(
+                span,
+                &format!("the time unit {other}"),
+            ))
+        }
     })
 }
 
@@ -1378,138 +1406,4 @@ fn references_columns(expr: &Expr) -> bool {
         found |= matches!(e.kind, ExprKind::Column(_))
     });
     found
-}
-
-/// Calls `f` on every node of the expression tree, parents first.
-pub(crate) fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(expr);
-    for_each_child(expr, &mut |child| visit(child, f));
-}
-
-/// Calls `f` on each direct operand of `expr`, left to right.
-pub(crate) fn for_each_child(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
-    match &expr.kind {
-        ExprKind::Column(_) | ExprKind::Literal(_) => {}
-        ExprKind::Unary { operand, .. }
-        | ExprKind::Cast { operand, .. }
-        | ExprKind::Extract { operand, .. }
-        | ExprKind::RoundTime { operand, .. } => f(operand),
-        ExprKind::Binary { left, right, .. } => {
-            f(left);
-            f(right);
-        }
-        ExprKind::Case {
-            branches,
-            otherwise,
-        } => {
-            for (c, r) in branches {
-                f(c);
-                f(r);
-            }
-            if let Some(o) = otherwise {
-                f(o);
-            }
-        }
-        ExprKind::InList { operand, list, .. } => {
-            f(operand);
-            for e in list {
-                f(e);
-            }
-        }
-        ExprKind::Like {
-            operand, pattern, ..
-        } => {
-            f(operand);
-            f(pattern);
-        }
-        ExprKind::TimestampDiff {
-            start: a, end: b, ..
-        }
-        | ExprKind::TimestampAdd {
-            count: a,
-            operand: b,
-            ..
-        } => {
-            f(a);
-            f(b);
-        }
-        ExprKind::Call { args, .. } => {
-            for a in args {
-                f(a);
-            }
-        }
-    }
-}
-
-/// Levels of the expression tree (a column or literal is 1).
-pub(crate) fn depth(expr: &Expr) -> usize {
-    let mut deepest = 0;
-    for_each_child(expr, &mut |child| deepest = deepest.max(depth(child)));
-    deepest + 1
-}
-
-/// The expression with every span cleared, for structural comparison.
-pub(crate) fn strip_spans(mut expr: Expr) -> Expr {
-    map_children(&mut expr, &mut |e| {
-        *e = strip_spans(std::mem::replace(e, placeholder()))
-    });
-    expr.span = Span::default();
-    expr
-}
-
-fn placeholder() -> Expr {
-    Expr {
-        kind: ExprKind::Literal(Literal::Null),
-        ty: DataType::null(),
-        span: Span::default(),
-    }
-}
-
-/// Applies `f` to each direct child of `expr`.
-pub(crate) fn map_children(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
-    match &mut expr.kind {
-        ExprKind::Column(_) | ExprKind::Literal(_) => {}
-        ExprKind::Unary { operand, .. }
-        | ExprKind::Cast { operand, .. }
-        | ExprKind::Extract { operand, .. }
-        | ExprKind::RoundTime { operand, .. } => f(operand),
-        ExprKind::Binary { left, right, .. } => {
-            f(left);
-            f(right);
-        }
-        ExprKind::Case {
-            branches,
-            otherwise,
-        } => {
-            for (c, r) in branches {
-                f(c);
-                f(r);
-            }
-            if let Some(o) = otherwise {
-                f(o);
-            }
-        }
-        ExprKind::InList { operand, list, .. } => {
-            f(operand);
-            list.iter_mut().for_each(&mut *f);
-        }
-        ExprKind::Like {
-            operand, pattern, ..
-        } => {
-            f(operand);
-            f(pattern);
-        }
-        ExprKind::TimestampDiff {
-            start: a, end: b, ..
-        }
-        | ExprKind::TimestampAdd {
-            count: a,
-            operand: b,
-            ..
-        } => {
-            f(a);
-            f(b);
-        }
-        ExprKind::Call { args, .. } => args.iter_mut().for_each(f),
-    }
 }

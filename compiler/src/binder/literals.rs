@@ -4,7 +4,6 @@
 
 use sqlparser::ast::{self as sql, DateTimeField, Value};
 
-use super::expr::unsupported;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::ir::{Expr, ExprKind, Literal};
 use crate::types::{DataType, TypeKind};
@@ -37,7 +36,10 @@ pub(crate) fn value(value: &Value, span: Span) -> BResult<Expr> {
         .with_help(format!(
             "quote identifiers with backticks (`{s}`) and strings with single quotes ('{s}')"
         ))),
-        other => Err(unsupported(span, &format!("the literal {other}"))),
+        other => Err(Diagnostic::unsupported(
+            span,
+            &format!("the literal {other}"),
+        )),
     }
 }
 
@@ -138,7 +140,7 @@ pub(crate) fn typed_string(data_type: &sql::DataType, value: &Value, span: Span)
                 span,
             ))
         }
-        other => Err(unsupported(
+        other => Err(Diagnostic::unsupported(
             span,
             &format!("a typed literal of type {other}"),
         )),
@@ -219,8 +221,8 @@ pub(crate) fn interval(interval: &sql::Interval, span: Span) -> BResult<Expr> {
             _ => return None,
         })
     };
-    let lead =
-        millis_of(leading).ok_or_else(|| unsupported(span, &format!("INTERVAL unit {leading}")))?;
+    let lead = millis_of(leading)
+        .ok_or_else(|| Diagnostic::unsupported(span, &format!("INTERVAL unit {leading}")))?;
     let millis = match &interval.last_field {
         None => {
             if lead == 1_000 {

@@ -15,7 +15,6 @@ mod query;
 mod scope;
 mod streaming;
 
-pub(crate) use expr::{depth, map_children, strip_spans, visit};
 pub(crate) use streaming::check_streaming;
 
 use std::collections::{BTreeMap, HashSet};

@@ -11,10 +11,11 @@ use sqlparser::ast::{
     Spanned, TableFactor, Value,
 };
 
-use super::expr::{contains_aggregate, strip_spans, unsupported, ExprCx, Grouping};
+use super::expr::{contains_aggregate, ExprCx, Grouping};
 use super::scope::{Scope, ScopeColumn};
 use super::{cast_to_kind, Binder, CatalogEntry};
 use crate::diagnostics::{Diagnostic, Span};
+use crate::ir::strip_spans;
 use crate::ir::{Expr, ExprKind, Field, JoinKind, Literal, Rel, RelKind, SortKey, WindowKind};
 use crate::types::{DataType, TypeKind};
 use crate::typing;
@@ -36,7 +37,7 @@ impl Binder<'_> {
             || query.format_clause.is_some()
             || !query.pipe_operators.is_empty()
         {
-            self.error(unsupported(
+            self.error(Diagnostic::unsupported(
                 span,
                 "FETCH, FOR, SETTINGS, FORMAT and pipe clauses",
             ));
@@ -51,7 +52,7 @@ impl Binder<'_> {
     fn bind_query_inner(&mut self, query: &sql::Query, span: Span) -> Option<Rel> {
         if let Some(with) = &query.with {
             if with.recursive {
-                self.error(unsupported(span, "WITH RECURSIVE"));
+                self.error(Diagnostic::unsupported(span, "WITH RECURSIVE"));
                 return None;
             }
             for cte in &with.cte_tables {
@@ -103,7 +104,7 @@ impl Binder<'_> {
                     (SetOperator::Union, SetQuantifier::All) => false,
                     (SetOperator::Union, SetQuantifier::None | SetQuantifier::Distinct) => true,
                     (op, q) => {
-                        self.error(unsupported(span, format!("{op} {q}").trim()));
+                        self.error(Diagnostic::unsupported(span, format!("{op} {q}").trim()));
                         return None;
                     }
                 };
@@ -143,7 +144,10 @@ impl Binder<'_> {
                 Some(if distinct { distinct_of(union) } else { union })
             }
             other => {
-                self.error(unsupported(span, &format!("`{other}` as a query")));
+                self.error(Diagnostic::unsupported(
+                    span,
+                    &format!("`{other}` as a query"),
+                ));
                 None
             }
         }
@@ -310,14 +314,14 @@ impl Binder<'_> {
             (select.exclude.is_some(), "EXCLUDE"),
         ];
         if let Some((_, what)) = unsupported_clause.iter().find(|(present, _)| *present) {
-            self.error(unsupported(span, &format!("the {what} clause")));
+            self.error(Diagnostic::unsupported(span, &format!("the {what} clause")));
             return None;
         }
         let distinct = match &select.distinct {
             None | Some(sql::Distinct::All) => false,
             Some(sql::Distinct::Distinct) => true,
             Some(_) => {
-                self.error(unsupported(span, "DISTINCT ON"));
+                self.error(Diagnostic::unsupported(span, "DISTINCT ON"));
                 return None;
             }
         };
@@ -356,7 +360,7 @@ impl Binder<'_> {
         let group_exprs: &[sql::Expr] = match &select.group_by {
             GroupByExpr::Expressions(exprs, modifiers) if modifiers.is_empty() => exprs,
             _ => {
-                self.error(unsupported(
+                self.error(Diagnostic::unsupported(
                     span,
                     "GROUP BY ALL, ROLLUP, CUBE and GROUPING SETS",
                 ));
@@ -547,7 +551,7 @@ impl Binder<'_> {
                     || options.opt_rename.is_some()
                     || options.opt_ilike.is_some()
                 {
-                    return Err(unsupported(
+                    return Err(Diagnostic::unsupported(
                         item_span,
                         "`*` with EXCLUDE/EXCEPT/REPLACE/RENAME",
                     ));
@@ -558,7 +562,7 @@ impl Binder<'_> {
                         _,
                     ) => Some(name.to_string().trim_matches('`').to_string()),
                     SelectItem::QualifiedWildcard(_, _) => {
-                        return Err(unsupported(item_span, "this form of `*`"));
+                        return Err(Diagnostic::unsupported(item_span, "this form of `*`"));
                     }
                     _ => None,
                 };
@@ -608,7 +612,7 @@ impl Binder<'_> {
                 return Ok(out);
             }
             SelectItem::ExprWithAliases { .. } => {
-                return Err(unsupported(
+                return Err(Diagnostic::unsupported(
                     self.span(item.span(), span),
                     "multiple aliases",
                 ));
@@ -642,7 +646,7 @@ impl Binder<'_> {
                 JoinOperator::FullOuter(c) => (JoinKind::Full, Some(c)),
                 JoinOperator::CrossJoin(JoinConstraint::None) => (JoinKind::Inner, None),
                 other => {
-                    self.error(unsupported(
+                    self.error(Diagnostic::unsupported(
                         jspan,
                         &format!("this join (`{other:?}`)").replace("(JoinConstraint::None)", ""),
                     ));
@@ -671,7 +675,10 @@ impl Binder<'_> {
                     return None;
                 }
                 Some(_) => {
-                    self.error(unsupported(jspan, "JOIN ... USING and NATURAL JOIN"));
+                    self.error(Diagnostic::unsupported(
+                        jspan,
+                        "JOIN ... USING and NATURAL JOIN",
+                    ));
                     return None;
                 }
             };
@@ -729,7 +736,7 @@ impl Binder<'_> {
                 ..
             } => {
                 if args.is_some() {
-                    self.error(unsupported(
+                    self.error(Diagnostic::unsupported(
                         span,
                         "table functions in FROM (other than TABLE(TUMBLE/HOP/CUMULATE(...)))",
                     ));
@@ -741,7 +748,7 @@ impl Binder<'_> {
                     || !partitions.is_empty()
                     || sample.is_some()
                 {
-                    self.error(unsupported(
+                    self.error(Diagnostic::unsupported(
                         span,
                         "table hints, versions, partitions and samples",
                     ));
@@ -768,7 +775,10 @@ impl Binder<'_> {
                 sample,
             } => {
                 if *lateral || sample.is_some() {
-                    self.error(unsupported(span, "LATERAL subqueries and samples"));
+                    self.error(Diagnostic::unsupported(
+                        span,
+                        "LATERAL subqueries and samples",
+                    ));
                     return None;
                 }
                 let rel = self.bind_query(subquery, span)?;
@@ -784,7 +794,10 @@ impl Binder<'_> {
             } => {
                 let (rel, scope) = self.bind_table_with_joins(table_with_joins, span)?;
                 if alias.is_some() {
-                    self.error(unsupported(span, "an alias on a parenthesized join"));
+                    self.error(Diagnostic::unsupported(
+                        span,
+                        "an alias on a parenthesized join",
+                    ));
                     return None;
                 }
                 return Some((rel, scope));
@@ -795,7 +808,7 @@ impl Binder<'_> {
                     TableFactor::Function { .. } => "LATERAL TABLE functions".to_string(),
                     _ => format!("`{other}` in FROM"),
                 };
-                self.error(unsupported(span, &what));
+                self.error(Diagnostic::unsupported(span, &what));
                 return None;
             }
         };
@@ -908,7 +921,7 @@ impl Binder<'_> {
     /// `TABLE(TUMBLE(TABLE t, DESCRIPTOR(col), size [, offset]))` and HOP / CUMULATE.
     fn bind_window_tvf(&mut self, expr: &sql::Expr, span: Span) -> Option<(Rel, Option<String>)> {
         let sql::Expr::Function(function) = expr else {
-            self.error(unsupported(span, "this table function"));
+            self.error(Diagnostic::unsupported(span, "this table function"));
             return None;
         };
         let name = function.name.to_string().to_uppercase();
@@ -916,7 +929,10 @@ impl Binder<'_> {
             "TUMBLE" => 1..=2,
             "HOP" | "CUMULATE" => 2..=3,
             _ => {
-                self.error(unsupported(span, &format!("the table function {name}")));
+                self.error(Diagnostic::unsupported(
+                    span,
+                    &format!("the table function {name}"),
+                ));
                 return None;
             }
         };
@@ -1117,11 +1133,11 @@ impl Binder<'_> {
 
     fn bind_order_by(&mut self, order_by: &sql::OrderBy, input: Rel, span: Span) -> Option<Rel> {
         let OrderByKind::Expressions(items) = &order_by.kind else {
-            self.error(unsupported(span, "ORDER BY ALL"));
+            self.error(Diagnostic::unsupported(span, "ORDER BY ALL"));
             return None;
         };
         if order_by.interpolate.is_some() {
-            self.error(unsupported(span, "INTERPOLATE"));
+            self.error(Diagnostic::unsupported(span, "INTERPOLATE"));
             return None;
         }
         let arity = input.schema.len();
@@ -1134,7 +1150,7 @@ impl Binder<'_> {
                 None | Some(sql::OrderBySort::Asc) => false,
                 Some(sql::OrderBySort::Desc) => true,
                 Some(_) => {
-                    self.error(unsupported(ispan, "ORDER BY ... USING"));
+                    self.error(Diagnostic::unsupported(ispan, "ORDER BY ... USING"));
                     return None;
                 }
             };
@@ -1230,13 +1246,13 @@ impl Binder<'_> {
                 limit_by,
             } => {
                 if !limit_by.is_empty() {
-                    self.error(unsupported(span, "LIMIT BY"));
+                    self.error(Diagnostic::unsupported(span, "LIMIT BY"));
                     return None;
                 }
                 (limit.as_ref(), offset.as_ref().map(|o| &o.value))
             }
             LimitClause::OffsetCommaLimit { .. } => {
-                self.error(unsupported(span, "LIMIT offset, count"));
+                self.error(Diagnostic::unsupported(span, "LIMIT offset, count"));
                 return None;
             }
         };

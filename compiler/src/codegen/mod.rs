@@ -171,12 +171,7 @@ pub(crate) fn generate_tokens(
         }
     }
     for (i, node) in plan.nodes.iter().enumerate() {
-        let deepest = node
-            .kind
-            .exprs()
-            .into_iter()
-            .map(crate::binder::depth)
-            .max();
+        let deepest = node.kind.exprs().into_iter().map(crate::ir::depth).max();
         if let Some(levels) = deepest.filter(|&d| d > MAX_EXPR_DEPTH) {
             return Err(GenError {
                 node: NodeId(i as u32),

@@ -290,7 +290,7 @@ fn key_column(e: Expr, arity: usize, extra: &mut Vec<Expr>) -> usize {
     if let ExprKind::Column(i) = e.kind {
         return i;
     }
-    let stripped = crate::binder::strip_spans(e);
+    let stripped = crate::ir::strip_spans(e);
     if let Some(k) = extra.iter().position(|x| *x == stripped) {
         return arity + k;
     }

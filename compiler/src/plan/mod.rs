@@ -346,7 +346,7 @@ impl Plan {
 }
 
 fn strip_kind_spans(kind: &mut NodeKind) {
-    let strip = |e: &mut Expr| *e = crate::binder::strip_spans(std::mem::replace(e, placeholder()));
+    let strip = |e: &mut Expr| *e = crate::ir::strip_spans(std::mem::replace(e, placeholder()));
     match kind {
         NodeKind::Scan { filter, .. } => filter.iter_mut().for_each(strip),
         NodeKind::Values { rows } => rows.iter_mut().flatten().for_each(strip),
@@ -374,7 +374,7 @@ fn placeholder() -> Expr {
 /// False if the expression calls a nondeterministic function.
 pub(crate) fn is_deterministic(e: &Expr) -> bool {
     let mut deterministic = true;
-    crate::binder::visit(e, &mut |x| {
+    crate::ir::visit(e, &mut |x| {
         if let ExprKind::Call { function, .. } = &x.kind {
             deterministic &= function.is_deterministic();
         }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::binder::map_children;
+use crate::ir::map_children;
 use crate::ir::{BinaryOp, Expr, ExprKind, Literal};
 use crate::types::{DataType, TypeKind};
 
@@ -50,7 +50,7 @@ pub(crate) fn is_true(e: &Expr) -> bool {
 /// The input columns an expression reads.
 pub(crate) fn columns(e: &Expr) -> BTreeSet<usize> {
     let mut out = BTreeSet::new();
-    crate::binder::visit(e, &mut |x| {
+    crate::ir::visit(e, &mut |x| {
         if let ExprKind::Column(i) = x.kind {
             out.insert(i);
         }
@@ -160,7 +160,7 @@ pub(crate) fn pull_factors(e: Expr) -> Vec<Expr> {
     let branches: Vec<Vec<Expr>> = disjuncts(e.clone()).into_iter().map(conjuncts).collect();
     // Compared without spans, `a = b` the same as `b = a`.
     let strip = |x: &Expr| {
-        let mut x = crate::binder::strip_spans(x.clone());
+        let mut x = crate::ir::strip_spans(x.clone());
         if let ExprKind::Binary {
             op: BinaryOp::Eq,
             left,

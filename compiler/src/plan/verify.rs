@@ -30,7 +30,7 @@ pub(crate) fn check(plan: &Plan) -> Result<(), String> {
         let input_schema = |k: usize| -> &[Field] { &plan.node(node.kind.inputs()[k]).schema };
         let check_expr = |e: &Expr, fields: &[Field]| -> Result<(), String> {
             let mut problem = None;
-            crate::binder::visit(e, &mut |x| {
+            crate::ir::visit(e, &mut |x| {
                 if let ExprKind::Column(c) = x.kind {
                     match fields.get(c) {
                         None => {

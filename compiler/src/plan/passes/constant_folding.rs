@@ -4,7 +4,7 @@
 //! always TRUE. Anything whose value depends on run-time rules (overflow,
 //! rounding, parsing) is left to the runtime.
 
-use crate::binder::map_children;
+use crate::ir::map_children;
 use crate::ir::{BinaryOp, Expr, ExprKind, Literal, UnaryOp};
 use crate::plan::rewrite::is_true;
 use crate::plan::{keep, rebuild, NodeKind, Plan};

@@ -67,7 +67,7 @@ fn mergeable(inner: &[Expr], outer: &[Expr], outer_filter: Option<&Expr>) -> boo
     }
     let mut uses: BTreeMap<usize, usize> = BTreeMap::new();
     for e in outer.iter().chain(outer_filter) {
-        crate::binder::visit(e, &mut |x| {
+        crate::ir::visit(e, &mut |x| {
             if let ExprKind::Column(i) = x.kind {
                 *uses.entry(i).or_default() += 1;
             }

@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::binder::strip_spans;
+use crate::ir::strip_spans;
 use crate::ir::{Expr, Field, JoinKind};
 use crate::plan::rewrite::{and_all, column, columns, conjuncts, remap};
 use crate::plan::{is_deterministic, keep, rebuild, NodeId, NodeKind, Plan};

@@ -2,7 +2,7 @@
 //! expression used more than once (`quantity * price` in two projections and
 //! the filter) is computed once by a Calc below, and referenced above.
 
-use crate::binder::{strip_spans, visit};
+use crate::ir::{strip_spans, visit};
 use crate::ir::{Expr, ExprKind, Field};
 use crate::plan::rewrite::column;
 use crate::plan::{is_deterministic, keep, rebuild, NodeKind, Plan};
@@ -116,7 +116,7 @@ fn replace_all(e: Expr, repeated: &[Expr], arity: usize) -> Expr {
         };
     }
     let mut e = e;
-    crate::binder::map_children(&mut e, &mut |c| {
+    crate::ir::map_children(&mut e, &mut |c| {
         *c = replace_all(c.clone(), repeated, arity)
     });
     e
