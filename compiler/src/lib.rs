@@ -145,6 +145,12 @@ fn pipeline(file: SourceFile, goal: Goal<'_, '_>) -> (Checked, Option<Output>) {
         bound: String::new(),
     };
     let finish = |mut checked: Checked, diags: Diagnostics, output: Option<Output>| {
+        if diags.has_errors() {
+            // A job refused by a later step (planning, code generation) is
+            // not bound either: nothing of it is reported as accepted.
+            checked.counts = None;
+            checked.bound.clear();
+        }
         checked.diagnostics = diags.into_sorted();
         (checked, output)
     };
