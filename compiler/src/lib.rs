@@ -75,6 +75,9 @@ impl Checked {
 thread_local! {
     /// The statement being processed, so an internal error can say where.
     static CURRENT: Cell<Span> = const { Cell::new(Span::new(0, 0)) };
+    /// Whether this thread runs inside `guarded` (its panics are reported
+    /// as diagnostics, not printed).
+    static GUARDED: Cell<bool> = const { Cell::new(false) };
 }
 
 pub(crate) fn set_current_span(span: Span) {
@@ -214,11 +217,24 @@ fn pipeline(file: SourceFile, goal: Goal<'_, '_>) -> (Checked, Option<Output>) {
 
 /// Runs a compiler pass, turning a panic (a bug in stmtc) into a located
 /// internal-error diagnostic instead of a crash.
+///
+/// The panic is not printed: a hook installed once stays quiet for threads
+/// inside `guarded` and prints as before for every other thread (swapping
+/// the process-wide hook per call silenced other threads' panics, such as
+/// a failing test's, while a compile ran beside them).
 fn guarded<T>(pass: impl FnOnce() -> T) -> Result<T, Diagnostic> {
-    let previous = panic::take_hook();
-    panic::set_hook(Box::new(|_| {}));
+    static QUIET_HOOK: std::sync::Once = std::sync::Once::new();
+    QUIET_HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if !GUARDED.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    let outer = GUARDED.with(|g| g.replace(true));
     let result = panic::catch_unwind(AssertUnwindSafe(pass));
-    panic::set_hook(previous);
+    GUARDED.with(|g| g.set(outer));
     result.map_err(|payload| {
         let what = payload
             .downcast_ref::<&str>()
