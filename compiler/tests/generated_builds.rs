@@ -7,7 +7,6 @@
 use stmtc::diagnostics::SourceFile;
 
 #[path = "../fuzz/src/generator.rs"]
-#[allow(dead_code)]
 mod generator;
 #[path = "support/shared_build.rs"]
 mod shared_build;
