@@ -2,7 +2,10 @@
 //! robustness generator's clean ones) that `check` accepts are compiled and
 //! their crates built against the shared runtime (`support/shared_build.rs`).
 //! `robustness.rs` already requires every accepted job's `main.rs` to parse;
-//! this sample must also type-check and link.
+//! a sample must also link and run its `main`, and every accepted job of
+//! the fixtures and of the first `TYPE_CHECKED_SEEDS` generator seeds must
+//! type-check: their programs become the modules of one crate checked by
+//! one `cargo check` (rustc's full type and borrow checking, no codegen).
 
 use stmtc::diagnostics::SourceFile;
 
@@ -13,6 +16,9 @@ mod shared_build;
 
 /// Accepted jobs built per run (each takes a few seconds).
 const SAMPLE: usize = 12;
+
+/// Generator seeds whose accepted jobs are all type-checked.
+const TYPE_CHECKED_SEEDS: u64 = 400;
 
 #[test]
 fn generated_jobs_that_check_accepts_build() {
@@ -58,5 +64,175 @@ fn generated_jobs_that_check_accepts_build() {
         built.len(),
         SAMPLE,
         "the generator gave too few accepted jobs"
+    );
+}
+
+/// One accepted job's program, made a module of the type-check crate.
+struct Module {
+    name: String,
+    text: String,
+}
+
+/// The program of `text` if `check` accepts it; `Err` when `check` accepts
+/// it and `compile` refuses it.
+fn accepted_program(
+    name: &str,
+    text: &str,
+    base_dir: Option<&std::path::Path>,
+    location: &stmtc::RuntimeLocation,
+) -> Result<Option<(String, String)>, String> {
+    if stmtc::check(SourceFile::new(name.to_string(), text.to_string())).has_errors() {
+        return Ok(None);
+    }
+    let job = stmtc::compile(
+        SourceFile::new(name.to_string(), text.to_string()),
+        location,
+        Some("typecheck"),
+        base_dir,
+    )
+    .map_err(|c| {
+        format!(
+            "{name}: check accepted it, compile refused it:\n{}",
+            c.render_diagnostics(false)
+        )
+    })?;
+    let file = |path: &str| {
+        job.files
+            .iter()
+            .find(|(p, _)| p == std::path::Path::new(path))
+            .map(|(_, t)| t.clone())
+            .unwrap_or_else(|| panic!("{name}: the compiled crate has no {path}"))
+    };
+    Ok(Some((file("src/main.rs"), file("plan.txt"))))
+}
+
+/// `main.rs` as module `module`: its crate-level `#![allow(...)]` goes
+/// (the module declaration carries it) and its plan is read from `plans/`.
+fn as_module(main_rs: &str, module: &str) -> String {
+    let start = main_rs
+        .find("#![allow(")
+        .expect("generated main.rs starts with its allow list");
+    let end = start + main_rs[start..].find(")]").expect("allow list ends") + 2;
+    let text = format!("{}{}", &main_rs[..start], &main_rs[end..]);
+    assert!(!text.contains("#!["), "{module}: another crate attribute");
+    let plan = "include_str!(\"../plan.txt\")";
+    assert!(
+        text.contains(plan),
+        "{module}: the plan is not included as expected"
+    );
+    text.replace(plan, &format!("include_str!(\"../plans/{module}.txt\")"))
+}
+
+#[test]
+fn every_accepted_fixture_and_generated_job_type_checks() {
+    let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
+    let location = stmtc::RuntimeLocation::Path(runtime.display().to_string());
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let mut jobs: Vec<(String, String, Option<std::path::PathBuf>)> = Vec::new();
+    let mut dirs: Vec<_> = std::fs::read_dir(&fixtures)
+        .expect("fixtures/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("job.sql").is_file())
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        let text = std::fs::read_to_string(dir.join("job.sql")).expect("job.sql");
+        let name = format!("fixtures/{}", dir.file_name().unwrap().to_string_lossy());
+        jobs.push((name, text, Some(dir)));
+    }
+    for seed in 0..TYPE_CHECKED_SEEDS {
+        let mut rng = generator::Rng::seeded(seed);
+        jobs.push((
+            format!("generated_{seed}.sql"),
+            generator::job(&mut rng, 0),
+            None,
+        ));
+    }
+
+    let mut failures = Vec::new();
+    let mut modules = Vec::new();
+    let mut generated = 0;
+    for (name, text, dir) in &jobs {
+        match accepted_program(name, text, dir.as_deref(), &location) {
+            Err(e) => failures.push(e),
+            Ok(None) => {}
+            Ok(Some((main_rs, plan))) => {
+                generated += usize::from(dir.is_none());
+                let module = format!("job_{}", modules.len());
+                modules.push((
+                    Module {
+                        name: name.clone(),
+                        text: as_module(&main_rs, &module),
+                    },
+                    plan,
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(
+        generated >= 40,
+        "only {generated} of {TYPE_CHECKED_SEEDS} generated jobs were accepted"
+    );
+
+    let package = "typecheck_all";
+    let mut files = vec![(
+        std::path::PathBuf::from("Cargo.toml"),
+        format!(
+            "[package]\nname = \"{package}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
+             [lib]\npath = \"src/lib.rs\"\n\n[dependencies]\n\
+             stmtc-runtime = {{ path = {:?}, features = [\"regex\"] }}\n\n[workspace]\n",
+            runtime.display().to_string()
+        ),
+    )];
+    let mut lib = String::from("//! Every accepted job's program, one module each.\n");
+    for (i, (module, plan)) in modules.iter().enumerate() {
+        lib.push_str(&format!(
+            "/// {}\n#[allow(clippy::all, unused_parens, unused_variables, unused_mut, non_snake_case, \
+             dead_code, unused_imports, unused_assignments)]\nmod job_{i};\n",
+            module.name
+        ));
+        files.push((format!("src/job_{i}.rs").into(), module.text.clone()));
+        files.push((format!("plans/job_{i}.txt").into(), plan.clone()));
+    }
+    files.push(("src/lib.rs".into(), lib));
+    let dir = shared_build::crate_dir(package);
+    let _ = std::fs::remove_dir_all(dir.join("src"));
+    shared_build::write_files(&dir, &files);
+    let lock = fixtures.join("../Cargo.lock");
+    std::fs::copy(&lock, dir.join("Cargo.lock")).expect("copy the workspace Cargo.lock");
+
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let output = shared_build::sanitized(&mut std::process::Command::new(cargo))
+        .args([
+            "check",
+            "--release",
+            "--quiet",
+            "--message-format=short",
+            "--manifest-path",
+        ])
+        .arg(dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", shared_build::target())
+        .output()
+        .expect("run cargo check");
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let mut report = String::new();
+        for line in stderr.lines().filter(|l| l.contains("error")).take(40) {
+            let job = line
+                .split_once("src/job_")
+                .and_then(|(_, rest)| rest.split_once('.'))
+                .and_then(|(i, _)| i.parse::<usize>().ok())
+                .map_or("?", |i| modules[i].0.name.as_str());
+            report.push_str(&format!("{job}: {line}\n"));
+        }
+        panic!(
+            "accepted jobs whose programs do not type-check:\n{report}\n(all of cargo's output:)\n{stderr}"
+        );
+    }
+    eprintln!(
+        "type-checked {} accepted jobs ({generated} generated) in one crate",
+        modules.len()
     );
 }
