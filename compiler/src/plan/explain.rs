@@ -33,6 +33,9 @@ struct Ctx<'a> {
     edges: Vec<usize>,
     /// The sinks each node feeds, by table name, in INSERT order.
     feeds: Vec<Vec<String>>,
+    /// Joins and aggregates computed separately for other INSERTs, and why
+    /// (`sharing.rs`).
+    twins: Vec<Vec<(NodeId, &'static str)>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -64,6 +67,7 @@ impl<'a> Ctx<'a> {
             rows,
             edges: plan.consumer_counts(),
             feeds,
+            twins: super::sharing::unshared_twins(plan),
         }
     }
 
@@ -265,6 +269,22 @@ impl<'a> Ctx<'a> {
         }
         if self.shared(id) && !matches!(node.kind, NodeKind::Sink { .. }) {
             let _ = write!(line, " shared=[{}]", self.feeds[id.index()].join(", "));
+        }
+        let twins = &self.twins[id.index()];
+        if !twins.is_empty() {
+            let mut by_reason: Vec<(&str, Vec<String>)> = Vec::new();
+            for (other, reason) in twins {
+                let text = format!("{other} {}", self.feeds[other.index()].join("+"));
+                match by_reason.iter_mut().find(|(r, _)| r == reason) {
+                    Some((_, list)) => list.push(text),
+                    None => by_reason.push((reason, vec![text])),
+                }
+            }
+            let parts: Vec<String> = by_reason
+                .into_iter()
+                .map(|(reason, list)| format!("{reason} ({})", list.join(", ")))
+                .collect();
+            let _ = write!(line, " not shared: {}", parts.join(", "));
         }
         line
     }
@@ -468,6 +488,13 @@ pub(crate) fn json(
             "sinks": ctx.feeds[i],
         });
         let obj = entry.as_object_mut().expect("object");
+        if !ctx.twins[i].is_empty() {
+            let twins: Vec<Value> = ctx.twins[i]
+                .iter()
+                .map(|(other, reason)| json!({"node": other.index(), "reason": reason}))
+                .collect();
+            obj.insert("notSharedWith".into(), json!(twins));
+        }
         match &node.kind {
             NodeKind::Scan {
                 table,

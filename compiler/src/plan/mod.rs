@@ -17,6 +17,7 @@ mod lower;
 mod normalize;
 pub(crate) mod passes;
 mod rewrite;
+mod sharing;
 mod verify;
 
 use std::collections::{HashMap, HashSet};
