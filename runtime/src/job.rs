@@ -46,7 +46,9 @@ pub struct Args {
 const USAGE: &str = "usage: JOB [--set TABLE.OPTION=VALUE]... [--quiet] [--threads N] [--explain]
 
   --set TABLE.OPTION=VALUE  override a connector option at run time
-                            (e.g. --set orders.path=/data/orders.csv)
+                            (e.g. --set orders.path=/data/orders.csv); a datagen
+                            table also takes --set TABLE.seed=N (reproducible
+                            random fields)
   --quiet                   no progress and no summary
   --threads N               worker threads (default: all cores, or STMTC_THREADS)
   --memory-budget SIZE      memory for rows that wait for a join build (e.g. 512mb);
@@ -137,7 +139,11 @@ pub fn resolve_options(
                 "--set {table}.{option}: '{option}' is compiled into the job; change it in the job file and recompile"
             )));
         }
-        if !resolved[i].contains_key(option) {
+        // `seed` is stmtc's own and run-time only (Flink's datagen has no
+        // such option, so a job file cannot set it): any datagen table takes it.
+        let run_time_only =
+            option == "seed" && resolved[i].get("connector").map(String::as_str) == Some("datagen");
+        if !resolved[i].contains_key(option) && !run_time_only {
             let keys: Vec<&str> = resolved[i]
                 .keys()
                 .map(String::as_str)

@@ -13,6 +13,7 @@ use super::Binder;
 use crate::diagnostics::{did_you_mean, Diagnostic};
 use crate::ir::{Column, Connector, ConnectorKind, Format};
 use crate::parser::ast::{CreateTable, TableOption};
+use crate::types::{DataType, TypeKind};
 
 /// How an option's value must look.
 #[derive(Clone, Copy)]
@@ -105,8 +106,6 @@ const DATAGEN: &[OptionSpec] = &[
     opt("number-of-rows", Value::Count),
     opt("rows-per-second", Value::Count),
     opt("scan.parallelism", Value::Count),
-    // stmtc's own: the seed of the random generators, for reproducible runs.
-    opt("seed", Value::Count),
 ];
 
 const DATAGEN_FIELD: &[OptionSpec] = &[
@@ -273,10 +272,30 @@ pub(super) fn validate(
         }
     }
 
+    if kind_name == "datagen" {
+        // A sequence field needs both ends (Flink checks this when it
+        // creates the source).
+        for option in table.options.iter().filter(|o| {
+            o.key.starts_with("fields.") && o.key.ends_with(".kind") && o.value == "sequence"
+        }) {
+            let prefix = &option.key[..option.key.len() - "kind".len()];
+            for end in ["start", "end"] {
+                let key = format!("{prefix}{end}");
+                if !options.contains_key(key.as_str()) {
+                    binder.error(Diagnostic::error(
+                        option.value_span,
+                        format!("Could not find required property '{key}' for sequence generator."),
+                    ));
+                    ok = false;
+                }
+            }
+        }
+    }
+
     for option in &table.options {
         let key = option.key.as_str();
         let spec = if kind_name == "datagen" && key.starts_with("fields.") {
-            match datagen_field(key, columns) {
+            match datagen_field(key, columns, &options) {
                 Ok(spec) => Some(spec),
                 Err(message) => {
                     binder.error(Diagnostic::error(option.key_span, message));
@@ -292,7 +311,10 @@ pub(super) fn validate(
                 option.key_span,
                 format!("unknown option '{key}' for the {kind_name} connector"),
             );
-            if let Some(s) = did_you_mean(key, specs.iter().map(|s| s.key)) {
+            if kind_name == "datagen" && key == "seed" {
+                d = d.with_note("Flink's datagen has no 'seed' option, so Flink refuses the table")
+                    .with_help("to make random fields reproducible, run the job binary with `--set <table>.seed=N`");
+            } else if let Some(s) = did_you_mean(key, specs.iter().map(|s| s.key)) {
                 d = d.with_help(format!("did you mean '{s}'?"));
             } else if format.is_none() && (key.starts_with("csv.") || key.starts_with("json.")) {
                 d = d.with_note("format options need the matching 'format'");
@@ -354,23 +376,29 @@ pub(super) fn validate(
     })
 }
 
-/// `fields.<column>.<option>` of the datagen connector.
-fn datagen_field(key: &str, columns: &[Column]) -> Result<&'static OptionSpec, String> {
+/// `fields.<column>.<option>` of the datagen connector: the column must be
+/// physical and the option one Flink 2.3's datagen accepts for the column's
+/// type and the field's kind (`random`, the default, or `sequence`).
+fn datagen_field(
+    key: &str,
+    columns: &[Column],
+    options: &BTreeMap<&str, &TableOption>,
+) -> Result<&'static OptionSpec, String> {
     let rest = &key["fields.".len()..];
     let Some((column, option)) = rest.rsplit_once('.') else {
         return Err(format!("'{key}' should be 'fields.<column>.<option>'"));
     };
-    if !columns
+    let Some(col) = columns
         .iter()
-        .any(|c| c.name == column && c.computed.is_none())
-    {
+        .find(|c| c.name == column && c.computed.is_none())
+    else {
         let mut message = format!("'{key}' names no physical column `{column}`");
         if let Some(s) = did_you_mean(column, columns.iter().map(|c| c.name.as_str())) {
             message += &format!("; did you mean `{s}`?");
         }
         return Err(message);
-    }
-    DATAGEN_FIELD
+    };
+    let spec = DATAGEN_FIELD
         .iter()
         .find(|s| s.key == option)
         .ok_or_else(|| {
@@ -379,7 +407,83 @@ fn datagen_field(key: &str, columns: &[Column]) -> Result<&'static OptionSpec, S
                 message += &format!("; did you mean '{s}'?");
             }
             message
-        })
+        })?;
+    if option == "kind" {
+        return Ok(spec);
+    }
+    let kind = options
+        .get(format!("fields.{column}.kind").as_str())
+        .map_or("random", |o| o.value.as_str());
+    datagen_option_allowed(&col.ty, kind, option, key).map(|()| spec)
+}
+
+/// Flink 2.3's datagen rules (observed; `docs/sql-reference/connectors.md`):
+/// which per-field options each type takes under each kind. Its errors are
+/// Flink's (`Unsupported options found for 'datagen'.` names the option).
+fn datagen_option_allowed(
+    data_type: &DataType,
+    kind: &str,
+    option: &str,
+    key: &str,
+) -> Result<(), String> {
+    use TypeKind as T;
+    let ty = &data_type.kind;
+    let numeric = matches!(
+        ty,
+        T::TinyInt | T::SmallInt | T::Int | T::BigInt | T::Float | T::Double | T::Decimal { .. }
+    );
+    let variable = matches!(ty, T::Varchar(_) | T::Varbinary(_));
+    if option == "var-len" && !variable {
+        return Err(
+            "Only supports specifying 'fields.#.var-len' option for variable-length types \
+                    (VARCHAR/STRING/VARBINARY/BYTES)."
+                .to_string(),
+        );
+    }
+    if kind == "sequence" && matches!(ty, T::Timestamp(_) | T::TimestampLtz(_)) {
+        return Err(format!(
+            "Unsupported type: {} (the datagen connector has no sequence of this type)",
+            data_type
+        ));
+    }
+    let allowed: &[&str] = match (kind, ty) {
+        ("sequence", T::Boolean | T::Date | T::Time(_)) => &[],
+        ("sequence", _) => &["start", "end"],
+        (_, T::Boolean) => &["null-rate"],
+        (_, T::Char(_)) if option == "length" => {
+            return Err(
+                "Custom length for fixed-length type (CHAR/BINARY) is not supported.".into(),
+            )
+        }
+        (_, T::Char(_) | T::Binary(_)) => &["null-rate"],
+        (_, T::Varchar(_)) => &["length", "var-len", "null-rate"],
+        (_, T::Varbinary(_)) => &["length", "var-len"],
+        (_, T::Date | T::Time(_)) => &[],
+        (_, T::Timestamp(_) | T::TimestampLtz(_)) => &["max-past", "null-rate"],
+        _ if numeric => &["min", "max", "null-rate"],
+        _ => &["null-rate"],
+    };
+    if allowed.contains(&option) {
+        Ok(())
+    } else {
+        Err(format!(
+            "Unsupported options found for 'datagen': '{key}' does not apply to a {kind} field \
+             of type {}{}",
+            data_type,
+            if allowed.is_empty() {
+                " (it takes no field options)".to_string()
+            } else {
+                format!(
+                    " (it takes {})",
+                    allowed
+                        .iter()
+                        .map(|o| format!("'{o}'"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        ))
+    }
 }
 
 fn check_value(kind: Value, value: &str) -> Result<(), String> {
