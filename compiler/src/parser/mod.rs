@@ -43,6 +43,19 @@ pub fn parse_script(file: &SourceFile, diags: &mut Diagnostics) -> Script {
             return Script::default();
         }
     };
+    // Flink's parser refuses `!=` (its default conformance level allows only `<>`).
+    for t in tokens.iter().filter(|t| t.token == Token::Neq) {
+        let span = span_of(file, t.span);
+        if file.text.get(span.start..span.end) == Some("!=") {
+            diags.push(
+                Diagnostic::error(
+                    span,
+                    "Bang equal '!=' is not allowed under the current SQL conformance level",
+                )
+                .with_help("write `<>`, as Flink SQL requires"),
+            );
+        }
+    }
     // The parser owns the tokens; error locations only need their spans.
     let token_spans: Vec<sqlparser::tokenizer::Span> = tokens.iter().map(|t| t.span).collect();
     let parser = Parser::new(&DIALECT)
