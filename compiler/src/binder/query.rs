@@ -533,7 +533,13 @@ impl Binder<'_> {
     ) -> BResult<Vec<(Expr, String)>> {
         let (expr, name) = match item {
             SelectItem::UnnamedExpr(e) => {
-                let name = match e {
+                // Parentheses do not count: Calcite's parser drops them, so
+                // `(col8)` is named `col8`, as Flink names it.
+                let mut bare = e;
+                while let sql::Expr::Nested(inner) = bare {
+                    bare = inner;
+                }
+                let name = match bare {
                     sql::Expr::Identifier(i) => i.value.clone(),
                     sql::Expr::CompoundIdentifier(parts) => {
                         parts.last().map_or_else(String::new, |i| i.value.clone())
