@@ -176,6 +176,29 @@ fn column(i: usize, ty: DataType, span: Span) -> Expr {
     }
 }
 
+/// Whether the condition may contain a subquery (its text has SELECT or
+/// VALUES; a false positive only takes the conjunct-by-conjunct path).
+fn may_hold_subquery(e: &sql::Expr) -> bool {
+    let text = e.to_string().to_ascii_uppercase();
+    text.contains("SELECT") || text.contains("VALUES") || text.contains("TABLE")
+}
+
+/// The conjuncts of a bound AND chain.
+fn split_and(e: Expr) -> Vec<Expr> {
+    match e.kind {
+        ExprKind::Binary {
+            op: BinaryOp::And,
+            left,
+            right,
+        } => {
+            let mut out = split_and(*left);
+            out.extend(split_and(*right));
+            out
+        }
+        _ => vec![e],
+    }
+}
+
 fn conjuncts_of<'q>(e: &'q sql::Expr, out: &mut Vec<&'q sql::Expr>) {
     match e {
         sql::Expr::BinaryOp {
@@ -419,27 +442,66 @@ impl Binder<'_> {
         outer: Option<&Scope>,
         span: Span,
     ) -> Option<(Rel, Vec<Expr>)> {
-        let mut parts = Vec::new();
-        conjuncts_of(selection, &mut parts);
         let mut correlated = Vec::new();
-        let mut ok = true;
-        for part in parts {
-            let result = match predicate(part) {
-                Some(p) => self.subquery_predicate(p, part, input.clone(), scope, outer, span),
-                None => self.where_conjunct(part, input.clone(), scope, outer, span),
-            };
-            match result {
-                Ok((rel, corr)) => {
-                    input = rel;
-                    correlated.extend(corr);
-                }
+        let mut local = Vec::new();
+        if !may_hold_subquery(selection) {
+            // No subquery: one condition, as written (split only to take
+            // out the conjuncts that refer to the enclosing query).
+            let saved = std::mem::replace(&mut self.subq.resolving_outer, outer.cloned());
+            let mut cx = ExprCx::plain(scope, "WHERE");
+            let bound = self.bind_condition(selection, &mut cx, span);
+            self.subq.resolving_outer = saved;
+            let predicate = match bound {
+                Ok(p) => p,
                 Err(d) => {
                     self.error(d);
-                    ok = false;
+                    return None;
+                }
+            };
+            if outer.is_none() {
+                return Some((filter(input, predicate), correlated));
+            }
+            for c in split_and(predicate) {
+                if any_column(&c, &|i| (OUTER..VALUE).contains(&i)) {
+                    correlated.push(c);
+                } else {
+                    local.push(c);
                 }
             }
+        } else {
+            let mut parts = Vec::new();
+            conjuncts_of(selection, &mut parts);
+            let mut ok = true;
+            for part in parts {
+                let result = match predicate(part) {
+                    Some(p) => self.subquery_predicate(p, part, input, scope, outer, span),
+                    None => self.where_conjunct(part, input, scope, outer, span),
+                };
+                let (rel, result) = result;
+                input = rel;
+                match result {
+                    Ok(Some(c)) if any_column(&c, &|i| (OUTER..VALUE).contains(&i)) => {
+                        correlated.push(c)
+                    }
+                    Ok(Some(c)) => local.push(c),
+                    Ok(None) => {}
+                    Err(d) => {
+                        self.error(d);
+                        ok = false;
+                    }
+                }
+            }
+            if !ok {
+                return None;
+            }
         }
-        ok.then_some((input, correlated))
+        // Local conjuncts filter the input once, after the subqueries' joins
+        // (which only append columns).
+        let input = match local.into_iter().reduce(and) {
+            Some(p) => filter(input, p),
+            None => input,
+        };
+        Some((input, correlated))
     }
 
     fn where_conjunct(
@@ -449,7 +511,7 @@ impl Binder<'_> {
         scope: &Scope,
         outer: Option<&Scope>,
         span: Span,
-    ) -> BResult<(Rel, Vec<Expr>)> {
+    ) -> (Rel, BResult<Option<Expr>>) {
         self.open_subquery_frame();
         let saved = std::mem::replace(&mut self.subq.resolving_outer, outer.cloned());
         let mut cx = ExprCx::plain(scope, "WHERE");
@@ -459,16 +521,12 @@ impl Binder<'_> {
             Ok(b) => vec![b],
             Err(d) => {
                 self.subq.frames.pop();
-                return Err(d);
+                return (input, Err(d));
             }
         };
         let input = self.close_subquery_frame(input, &mut exprs);
-        let predicate = exprs.pop().expect("one");
-        if any_column(&predicate, &|c| (OUTER..VALUE).contains(&c)) {
-            Ok((input, vec![predicate]))
-        } else {
-            Ok((filter(input, predicate), Vec::new()))
-        }
+        let conjunct = exprs.pop();
+        (input, Ok(conjunct))
     }
 
     fn subquery_predicate(
@@ -479,8 +537,24 @@ impl Binder<'_> {
         scope: &Scope,
         outer: Option<&Scope>,
         fallback: Span,
-    ) -> BResult<(Rel, Vec<Expr>)> {
+    ) -> (Rel, BResult<Option<Expr>>) {
         let span = self.expr_span(part, fallback);
+        // On an error the input is kept, for the other conjuncts to bind.
+        match self.subquery_join(p, input.clone(), scope, outer, span) {
+            Ok(rel) => (rel, Ok(None)),
+            Err(d) => (input, Err(d)),
+        }
+    }
+
+    /// Joins a subquery predicate's subquery to `input`.
+    fn subquery_join(
+        &mut self,
+        p: Predicate<'_>,
+        input: Rel,
+        scope: &Scope,
+        outer: Option<&Scope>,
+        span: Span,
+    ) -> BResult<Rel> {
         let (query, negated_exists, operand) = match &p {
             Predicate::Exists { negated, query } => (*query, Some(*negated), None),
             Predicate::Quantified {
@@ -538,13 +612,15 @@ impl Binder<'_> {
             }
             (None, Some((_, op, all))) => {
                 if sub.visible != 1 {
+                    // Flink's message (a row-valued operand is not supported).
                     return Err(Diagnostic::error(
                         span,
-                        format!(
-                            "the subquery of IN, ANY, SOME or ALL must return one column; it returns {}",
-                            sub.visible
-                        ),
-                    ));
+                        "Values passed to IN operator must have compatible types",
+                    )
+                    .with_note(format!(
+                        "the subquery returns {} columns; IN, ANY, SOME and ALL compare with one",
+                        sub.visible
+                    )));
                 }
                 let x = x.expect("operand bound");
                 let y = column(n, sub.rel.schema[0].ty, span);
@@ -567,8 +643,7 @@ impl Binder<'_> {
             }
             (None, None) => unreachable!("a predicate has an operand or is EXISTS"),
         };
-        let rel = join(kind, input, sub.rel, and_all(condition, span));
-        Ok((rel, Vec::new()))
+        Ok(join(kind, input, sub.rel, and_all(condition, span)))
     }
 
     /// The subquery's correlation conjuncts over `input ++ subquery`.
@@ -797,13 +872,15 @@ impl Binder<'_> {
         };
         let sub = self.bind_subquery(query, scope, span)?;
         if sub.visible != 1 {
+            // Flink's message, with the subquery's column count for the type.
             return Err(Diagnostic::error(
                 span,
                 format!(
-                    "a scalar subquery must return one column; it returns {}",
+                    "Cannot apply '$SCALAR_QUERY' to a subquery of {} columns. Supported form(s): '$SCALAR_QUERY(<RECORDTYPE(SINGLE FIELD)>)'",
                     sub.visible
                 ),
-            ));
+            )
+            .with_note("a scalar subquery returns one column"));
         }
         let value_ty = DataType::new(sub.rel.schema[0].ty.kind, true);
         let (kind, rel, condition, expr) = if sub.corr.is_empty() {
