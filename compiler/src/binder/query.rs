@@ -499,7 +499,7 @@ impl Binder<'_> {
         };
         let mut exprs = Vec::new();
         let mut names = Vec::new();
-        self.open_subquery_frame();
+        self.open_grouped_subquery_frame();
         for (i, item) in select.projection.iter().enumerate() {
             match self.select_item(item, i, &scope, Some(&mut grouping), span) {
                 Ok(items) => {

@@ -53,6 +53,10 @@ pub(crate) struct SubqueryState {
     /// Where scalar subqueries register their joins: `None` is a barrier
     /// (a clause that takes no subqueries).
     frames: Vec<Option<Vec<Pending>>>,
+    /// Indices of the frames of grouped clauses (SELECT and HAVING after
+    /// GROUP BY): their subqueries join the aggregate's rows, so they may not
+    /// be correlated.
+    grouped_frames: Vec<usize>,
     /// The enclosing query's scope, for the next plain SELECT that binds as
     /// a correlated subquery.
     correlation: Option<Scope>,
@@ -363,13 +367,26 @@ impl Binder<'_> {
         self.subq.frames.push(Some(Vec::new()));
     }
 
+    /// Opens the frame of a grouped SELECT list and HAVING.
+    pub(crate) fn open_grouped_subquery_frame(&mut self) {
+        self.subq.grouped_frames.push(self.subq.frames.len());
+        self.open_subquery_frame();
+    }
+
+    fn pop_frame(&mut self) -> Option<Option<Vec<Pending>>> {
+        if self.subq.grouped_frames.last() == Some(&(self.subq.frames.len().wrapping_sub(1))) {
+            self.subq.grouped_frames.pop();
+        }
+        self.subq.frames.pop()
+    }
+
     /// Opens a clause in which they may not (its expressions stay local).
     pub(crate) fn open_subquery_barrier(&mut self) {
         self.subq.frames.push(None);
     }
 
     pub(crate) fn close_subquery_barrier(&mut self) {
-        self.subq.frames.pop();
+        self.pop_frame();
     }
 
     /// How many joins the current frame holds (to undo a trial binding).
@@ -388,13 +405,13 @@ impl Binder<'_> {
 
     /// Drops a frame after an error.
     pub(crate) fn drop_subquery_frame(&mut self) {
-        self.subq.frames.pop();
+        self.pop_frame();
     }
 
     /// Closes a frame: joins its scalar subqueries to `input` and replaces
     /// their placeholders in `exprs` by their values.
     pub(crate) fn close_subquery_frame(&mut self, mut input: Rel, exprs: &mut [Expr]) -> Rel {
-        let pending = self.subq.frames.pop().flatten().unwrap_or_default();
+        let pending = self.pop_frame().flatten().unwrap_or_default();
         let mut values: Vec<(usize, Expr)> = Vec::new();
         for p in pending {
             let n = input.schema.len();
@@ -520,7 +537,7 @@ impl Binder<'_> {
         let mut exprs = match bound {
             Ok(b) => vec![b],
             Err(d) => {
-                self.subq.frames.pop();
+                self.pop_frame();
                 return (input, Err(d));
             }
         };
@@ -575,7 +592,7 @@ impl Binder<'_> {
                 let mut exprs = match bound {
                     Ok(b) => vec![b],
                     Err(d) => {
-                        self.subq.frames.pop();
+                        self.pop_frame();
                         return Err(d);
                     }
                 };
@@ -592,7 +609,11 @@ impl Binder<'_> {
                 ));
             }
         }
-        let sub = self.bind_subquery(query, Some(scope), span)?;
+        // The subquery sees this level's scope and, beyond it, the enclosing one.
+        let saved = std::mem::replace(&mut self.subq.resolving_outer, outer.cloned());
+        let sub = self.bind_subquery(query, Some(scope), span);
+        self.subq.resolving_outer = saved;
+        let sub = sub?;
         let anti = negated_exists == Some(true) || matches!(operand, Some((_, _, true)));
         if sub.global_aggregate && !sub.corr.is_empty() && (anti || negated_exists.is_some()) {
             return Err(Diagnostic::unsupported(
@@ -863,14 +884,21 @@ impl Binder<'_> {
                 &format!("a scalar subquery in {}", cx.clause),
             ));
         }
-        // In a grouped clause the scope is the aggregate's input: only
-        // uncorrelated subqueries are bound there.
-        let scope = if cx.grouping.is_some() {
-            None
-        } else {
-            Some(cx.scope)
-        };
-        let sub = self.bind_subquery(query, scope, span)?;
+        // In a grouped clause the join is with the aggregate's rows, and the
+        // scope is the aggregate's input: correlation is refused there.
+        let grouped =
+            self.subq.grouped_frames.last().map(|i| i + 1) == Some(self.subq.frames.len());
+        let scope = cx.scope;
+        let sub = self.bind_subquery(query, Some(scope), span)?;
+        if grouped && !sub.corr.is_empty() {
+            return Err(Diagnostic::unsupported(
+                span,
+                &format!(
+                    "a correlated scalar subquery in {} of a query with GROUP BY or aggregates",
+                    cx.clause
+                ),
+            ));
+        }
         if sub.visible != 1 {
             // Flink's message, with the subquery's column count for the type.
             return Err(Diagnostic::error(
@@ -896,7 +924,6 @@ impl Binder<'_> {
                 column(SUB, value_ty, span),
             )
         } else {
-            let scope = scope.expect("correlated in a plain clause");
             let width = scope.columns.len();
             // Each conjunct is `subquery column = enclosing expression`.
             let mut pairs = Vec::new();
