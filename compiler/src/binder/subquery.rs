@@ -180,10 +180,11 @@ fn column(i: usize, ty: DataType, span: Span) -> Expr {
     }
 }
 
-/// Whether the condition may contain a subquery (its text has SELECT or
-/// VALUES; a false positive only takes the conjunct-by-conjunct path).
-fn may_hold_subquery(e: &sql::Expr) -> bool {
-    let text = e.to_string().to_ascii_uppercase();
+/// Whether a condition's source text may hold a subquery (it has SELECT,
+/// VALUES or TABLE; a false positive only takes the conjunct-by-conjunct
+/// path). The text is read from the file: no walk over a deep expression.
+fn may_hold_subquery(text: &str) -> bool {
+    let text = text.to_ascii_uppercase();
     text.contains("SELECT") || text.contains("VALUES") || text.contains("TABLE")
 }
 
@@ -461,7 +462,15 @@ impl Binder<'_> {
     ) -> Option<(Rel, Vec<Expr>)> {
         let mut correlated = Vec::new();
         let mut local = Vec::new();
-        if !may_hold_subquery(selection) {
+        // From the condition to the end of the SELECT: sqlparser's span of a
+        // call may end inside its arguments.
+        let start = self.expr_span(selection, span).start;
+        let text = self
+            .file
+            .text
+            .get(start..span.end.max(start))
+            .unwrap_or("SELECT");
+        if !may_hold_subquery(text) {
             // No subquery: one condition, as written (split only to take
             // out the conjuncts that refer to the enclosing query).
             let saved = std::mem::replace(&mut self.subq.resolving_outer, outer.cloned());
