@@ -100,6 +100,11 @@ impl Diagnostics {
     pub fn error(&mut self, span: Span, message: impl Into<String>) {
         self.push(Diagnostic::error(span, message));
     }
+    /// Takes back the last diagnostic (to hand a nested failure to a caller
+    /// that reports it again).
+    pub(crate) fn take_last(&mut self) -> Option<Diagnostic> {
+        self.items.pop()
+    }
     pub fn has_errors(&self) -> bool {
         self.items.iter().any(|d| d.severity == Severity::Error)
     }

@@ -719,6 +719,10 @@ pub enum AggregateFunction {
     VarSamp,
     FirstValue,
     LastValue,
+    /// Calcite's internal `SINGLE_VALUE`: the value of a group's only row
+    /// (a run-time error for more); planned under scalar subqueries, never
+    /// callable by name (it is not in `ALL`).
+    SingleValue,
 }
 
 impl AggregateFunction {
@@ -750,6 +754,7 @@ impl AggregateFunction {
             AggregateFunction::VarSamp => "VAR_SAMP",
             AggregateFunction::FirstValue => "FIRST_VALUE",
             AggregateFunction::LastValue => "LAST_VALUE",
+            AggregateFunction::SingleValue => "SINGLE_VALUE",
         }
     }
 

@@ -192,6 +192,19 @@ pub enum JoinKind {
     Left,
     Right,
     Full,
+    /// Left rows with at least one right row satisfying the condition
+    /// (`EXISTS`, `IN` subqueries); output is the left columns only.
+    Semi,
+    /// Left rows with no right row satisfying the condition (`NOT EXISTS`,
+    /// `NOT IN` subqueries); output is the left columns only.
+    Anti,
+}
+
+impl JoinKind {
+    /// Whether the output has the right side's columns (not semi/anti).
+    pub fn outputs_right(self) -> bool {
+        !matches!(self, JoinKind::Semi | JoinKind::Anti)
+    }
 }
 
 /// Window sizes in milliseconds.

@@ -230,3 +230,45 @@ fn spools_spill_beyond_a_tiny_budget_and_clean_up() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// A scalar subquery that returns more than one row for an outer row fails
+/// the job at run time, with Flink's message (`SingleValueAggFunction
+/// received more than one element.`) after the subquery's location, and no
+/// sink is written. Flink 2.3 fails the same job with that message.
+#[test]
+fn a_scalar_subquery_of_two_rows_fails_the_job() {
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-single-value");
+    let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
+    let fixture = workspace().join("fixtures").join("subqueries");
+    let text = "SET 'execution.runtime-mode' = 'batch';
+CREATE TABLE emp (id INT, dept STRING, salary INT, boss INT) WITH ('connector' = 'filesystem', 'path' = 'data/emp.csv', 'format' = 'csv', 'csv.null-literal' = '');
+CREATE TABLE bonus (emp_id INT, dept STRING, amount INT) WITH ('connector' = 'filesystem', 'path' = 'data/bonus.csv', 'format' = 'csv', 'csv.null-literal' = '');
+CREATE TABLE o (id INT, amount INT) WITH ('connector' = 'filesystem', 'path' = 'out/o', 'format' = 'csv');
+INSERT INTO o SELECT id, (SELECT amount FROM bonus WHERE emp_id = id) FROM emp;
+";
+    let package = "single_value_error";
+    let file = SourceFile::new("job.sql".to_string(), text.to_string());
+    let location = stmtc::RuntimeLocation::Path(runtime.display().to_string());
+    let compiled = stmtc::compile(file, &location, Some(package), Some(&fixture))
+        .unwrap_or_else(|c| panic!("does not compile:\n{}", c.render_diagnostics(false)));
+    shared_build::write_files(&shared_build::crate_dir(package), &compiled.files);
+    let binary = shared_build::build(package).expect("the generated crate builds");
+    let run_dir = work.join("run");
+    let _ = std::fs::remove_dir_all(&run_dir);
+    copy_dir(&fixture.join("data"), &run_dir.join("data"));
+    let output = Command::new(&binary)
+        .arg("--quiet")
+        .env("STMTC_THREADS", "2")
+        .current_dir(&run_dir)
+        .output()
+        .expect("the job runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "the job succeeded:\n{stderr}");
+    // Employee 2 has two bonus rows; the subquery's SELECT is at line 5, column 27.
+    assert!(
+        stderr.contains("job.sql:5:27: SingleValueAggFunction received more than one element."),
+        "{stderr}"
+    );
+    let written = std::fs::read_dir(run_dir.join("out/o")).map_or(0, |d| d.count());
+    assert_eq!(written, 0, "the failed job left files in its sink");
+}

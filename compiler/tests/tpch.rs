@@ -21,9 +21,7 @@ mod shared_build;
 mod sink_compare;
 
 /// Queries refused until subqueries are planned (scalar, IN, EXISTS).
-const NEEDS_SUBQUERIES: &[&str] = &[
-    "q02", "q04", "q11", "q15", "q16", "q17", "q18", "q20", "q21", "q22",
-];
+const NEEDS_SUBQUERIES: &[&str] = &[];
 
 fn suite() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/tpch")

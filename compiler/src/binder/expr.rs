@@ -197,6 +197,9 @@ impl Binder<'_> {
         fallback: Span,
     ) -> BResult<Expr> {
         let span = self.expr_span(expr, fallback);
+        if let sql::Expr::Subquery(query) = expr {
+            return self.scalar_subquery(query, cx, span);
+        }
         if cx.grouping.is_some() {
             if let Some(call) = aggregate_call(expr) {
                 return self.bind_aggregate(call, cx, span);
@@ -204,7 +207,12 @@ impl Binder<'_> {
             if !contains_aggregate(expr) {
                 let grouping = cx.grouping.as_deref().expect("checked");
                 let input = grouping.input.clone();
-                let mut plain = ExprCx::plain(&input, cx.clause);
+                let mut plain = ExprCx {
+                    scope: &input,
+                    clause: cx.clause,
+                    grouping: None,
+                };
+                let mark = self.subquery_mark();
                 let bound = self.bind_expr(expr, &mut plain, span)?;
                 if let Some(k) = cx.grouping.as_deref().and_then(|g| g.key_position(&bound)) {
                     return Ok(Expr {
@@ -226,7 +234,9 @@ impl Binder<'_> {
                     )
                     .with_help("add it to GROUP BY, or aggregate it (e.g. MAX(...))"));
                 }
-                // Fall through: bind the parts, so that `key + 1` works.
+                // Fall through: bind the parts, so that `key + 1` works
+                // (and their subqueries once more).
+                self.subquery_rewind(mark);
             }
         } else if let Some(call) = aggregate_call(expr) {
             return Err(Diagnostic::error(
@@ -334,6 +344,12 @@ impl Binder<'_> {
             } => {
                 let list = match target {
                     sql::InTarget::List(list) => list,
+                    sql::InTarget::Subquery(_) => {
+                        return Err(Diagnostic::unsupported(
+                            span,
+                            "EXISTS and IN subqueries inside an expression (they are supported as conjuncts of WHERE)",
+                        ))
+                    }
                     _ => return Err(Diagnostic::unsupported(span, "IN with a subquery")),
                 };
                 let x = self.bind_expr(operand, cx, span)?;
@@ -632,8 +648,19 @@ impl Binder<'_> {
                     "`TABLE name` is only allowed as the first argument of a window table function",
                 ))
             }
-            E::Subquery(_) => Err(Diagnostic::unsupported(span, "scalar subqueries")),
-            E::Exists { .. } => Err(Diagnostic::unsupported(span, "EXISTS subqueries")),
+            E::Subquery(query) => self.scalar_subquery(query, cx, span),
+            E::Exists { .. } => Err(Diagnostic::unsupported(
+                span,
+                "EXISTS and IN subqueries inside an expression (they are supported as conjuncts of WHERE)",
+            )),
+            E::AnyOp { right, .. } | E::AllOp { right, .. }
+                if matches!(**right, sql::Expr::Subquery(_)) =>
+            {
+                Err(Diagnostic::unsupported(
+                    span,
+                    "ANY, SOME and ALL subqueries inside an expression (they are supported as conjuncts of WHERE)",
+                ))
+            }
             E::Wildcard(_) | E::QualifiedWildcard(..) => Err(Diagnostic::error(
                 span,
                 "`*` is only allowed in the SELECT list and in COUNT(*)",
@@ -660,7 +687,10 @@ impl Binder<'_> {
             .iter()
             .map(|i| (i.value.as_str(), self.span(i.span, span)))
             .collect();
-        let (index, ty) = cx.scope.resolve(&parts)?;
+        let (index, ty) = match cx.scope.resolve(&parts) {
+            Ok(found) => found,
+            Err(d) => self.resolve_outer(&parts).ok_or(d)?,
+        };
         Ok(Expr {
             kind: ExprKind::Column(index),
             ty,
@@ -1402,8 +1432,9 @@ pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
 
 fn references_columns(expr: &Expr) -> bool {
     let mut found = false;
-    visit(expr, &mut |e| {
-        found |= matches!(e.kind, ExprKind::Column(_))
-    });
+    visit(
+        expr,
+        &mut |e| found |= matches!(e.kind, ExprKind::Column(c) if c < super::subquery::VALUE),
+    );
     found
 }

@@ -14,6 +14,7 @@ mod literals;
 mod query;
 mod scope;
 mod streaming;
+mod subquery;
 
 pub(crate) use streaming::check_streaming;
 
@@ -44,6 +45,7 @@ pub fn bind_script(file: &SourceFile, script: &ast::Script, diags: &mut Diagnost
         ctes: Vec::new(),
         temporary: HashSet::new(),
         span_memo: std::collections::HashMap::new(),
+        subq: Default::default(),
     };
     for name in &script.broken_names {
         binder
@@ -89,6 +91,8 @@ pub(crate) struct Binder<'a> {
     /// Spans of operator expressions by address (see `expr_span`); cleared
     /// per statement, while its AST is alive.
     span_memo: std::collections::HashMap<usize, Span>,
+    /// Subquery binding state (`subquery.rs`).
+    subq: subquery::SubqueryState,
 }
 
 impl Binder<'_> {

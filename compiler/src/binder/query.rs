@@ -299,6 +299,22 @@ impl Binder<'_> {
     }
 
     fn bind_select(&mut self, select: &sql::Select, fallback: Span) -> Option<Rel> {
+        // A correlated subquery's own SELECT takes the enclosing scope; its
+        // clauses other than WHERE (and its derived tables) see no subquery
+        // frame of an enclosing clause.
+        let correlation = self.take_correlation();
+        self.open_subquery_barrier();
+        let rel = self.bind_select_body(select, fallback, correlation);
+        self.close_subquery_barrier();
+        rel
+    }
+
+    fn bind_select_body(
+        &mut self,
+        select: &sql::Select,
+        fallback: Span,
+        correlation: Option<Scope>,
+    ) -> Option<Rel> {
         let span = self.span(select.span(), fallback);
         let unsupported_clause = [
             (select.top.is_some(), "TOP"),
@@ -349,12 +365,13 @@ impl Binder<'_> {
             acc?
         };
 
-        // WHERE
+        // WHERE (subqueries become joins; see subquery.rs)
+        let mut correlated = Vec::new();
         if let Some(selection) = &select.selection {
-            let mut cx = ExprCx::plain(&scope, "WHERE");
-            let predicate = self.bind_condition(selection, &mut cx, span);
-            let predicate = self.report(predicate)?;
-            input = filter(input, predicate);
+            let (rel, corr) =
+                self.bind_where(selection, input, &scope, correlation.as_ref(), span)?;
+            input = rel;
+            correlated = corr;
         }
 
         let group_exprs: &[sql::Expr] = match &select.group_by {
@@ -377,11 +394,12 @@ impl Binder<'_> {
             });
 
         let rel = if grouped {
-            self.bind_grouped_select(select, group_exprs, input, scope, span)?
+            self.bind_grouped_select(select, group_exprs, input, scope, span, correlated)?
         } else {
             let mut exprs = Vec::new();
             let mut names = Vec::new();
             let mut ok = true;
+            self.open_subquery_frame();
             for (i, item) in select.projection.iter().enumerate() {
                 match self.select_item(item, i, &scope, None, span) {
                     Ok(items) => {
@@ -397,7 +415,12 @@ impl Binder<'_> {
                 }
             }
             if !ok {
+                self.drop_subquery_frame();
                 return None;
+            }
+            let input = self.close_subquery_frame(input, &mut exprs);
+            if !correlated.is_empty() {
+                self.correlate_plain(correlated, &mut exprs, &mut names, &input);
             }
             project(input, exprs, names, span)
         };
@@ -411,10 +434,27 @@ impl Binder<'_> {
         input: Rel,
         scope: Scope,
         span: Span,
+        correlated: Vec<Expr>,
     ) -> Option<Rel> {
         let mut keys = Vec::new();
         let mut key_names = Vec::new();
         let mut ok = true;
+        // A correlated subquery groups by its correlation columns too (they
+        // follow the SELECT list in its output).
+        let correlation = if correlated.is_empty() {
+            None
+        } else {
+            if let Some(h) = &select.having {
+                let hspan = self.span(h.span(), span);
+                self.error(Diagnostic::unsupported(
+                    hspan,
+                    "HAVING in a correlated subquery",
+                ));
+                return None;
+            }
+            let pairs = self.correlation_keys(correlated);
+            Some(self.report(pairs)?)
+        };
         for g in group_exprs {
             if contains_aggregate(g) {
                 let gspan = self.span(g.span(), span);
@@ -443,6 +483,13 @@ impl Binder<'_> {
         if !ok {
             return None;
         }
+        let user_keys = keys.len();
+        let mut outer_sides = Vec::new();
+        for (i, (inner, outer)) in correlation.into_iter().flatten().enumerate() {
+            keys.push(inner);
+            key_names.push(format!("$cor{i}"));
+            outer_sides.push(outer);
+        }
         let mut grouping = Grouping {
             input: scope.clone(),
             keys: keys.iter().cloned().map(strip_spans).collect(),
@@ -452,6 +499,7 @@ impl Binder<'_> {
         };
         let mut exprs = Vec::new();
         let mut names = Vec::new();
+        self.open_grouped_subquery_frame();
         for (i, item) in select.projection.iter().enumerate() {
             match self.select_item(item, i, &scope, Some(&mut grouping), span) {
                 Ok(items) => {
@@ -485,7 +533,21 @@ impl Binder<'_> {
             }
             None => None,
         };
+        if ok {
+            if let Some(e) = grouping
+                .args
+                .iter()
+                .find(|e| super::subquery::has_placeholder(e))
+            {
+                self.error(Diagnostic::unsupported(
+                    e.span,
+                    "a subquery inside an aggregate function's argument",
+                ));
+                ok = false;
+            }
+        }
         if !ok {
+            self.drop_subquery_frame();
             return None;
         }
         // keys ++ args, then aggregate, then HAVING, then the SELECT list.
@@ -515,11 +577,32 @@ impl Binder<'_> {
             schema,
             span,
         };
+        // Scalar subqueries of SELECT and HAVING join the aggregate's rows.
+        let has_having = having.is_some();
+        exprs.extend(having);
+        let aggregate = self.close_subquery_frame(aggregate, &mut exprs);
+        let having = if has_having { exprs.pop() } else { None };
         let aggregate = match having {
             Some(h) => filter(aggregate, h),
             None => aggregate,
         };
-        Some(project(aggregate, exprs, names, span))
+        if outer_sides.is_empty() {
+            return Some(project(aggregate, exprs, names, span));
+        }
+        let visible = exprs.len();
+        for (i, name) in key_names[user_keys..].iter().enumerate() {
+            let k = user_keys + i;
+            exprs.push(Expr {
+                kind: ExprKind::Column(k),
+                ty: aggregate.schema[k].ty,
+                span,
+            });
+            names.push(name.clone());
+        }
+        let rel = project(aggregate, exprs, names, span);
+        let global = group_exprs.is_empty() && !has_having;
+        self.correlate_grouped(outer_sides, visible, &rel, global);
+        Some(rel)
     }
 
     /// One SELECT item: an expression with its output name, or a `*` expansion.
@@ -660,7 +743,7 @@ impl Binder<'_> {
                 }
             };
             let (left_nullable, right_nullable) = match kind {
-                JoinKind::Inner => (false, false),
+                JoinKind::Inner | JoinKind::Semi | JoinKind::Anti => (false, false),
                 JoinKind::Left => (false, true),
                 JoinKind::Right => (true, false),
                 JoinKind::Full => (true, true),

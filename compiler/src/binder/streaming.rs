@@ -234,6 +234,15 @@ fn updating(rel: &Rel, printed: bool) -> Option<Finding<'_>> {
                 deletes: true,
             })
         }
+        RelKind::Join {
+            kind: JoinKind::Anti,
+            ..
+        } => Some(Finding::Updates {
+            rel,
+            what: "the NOT EXISTS / NOT IN / ALL subquery (an anti join)".to_string(),
+            flink_node: "Join(joinType=[LeftAntiJoin])".to_string(),
+            deletes: true,
+        }),
         RelKind::Sort {
             input,
             keys,

@@ -75,6 +75,8 @@ struct Gen<'a> {
     features: Vec<&'static str>,
     /// Joins whose probe rows are spooled and replayed (`schedule`).
     spooled: BTreeSet<NodeId>,
+    /// `job.sql:12:5` of each node's first provenance span, for run-time errors.
+    locations: Vec<String>,
 }
 
 fn lit_str(s: &str) -> Literal {
@@ -190,6 +192,17 @@ pub(crate) fn generate_tokens(
         fs_tables,
         features: Vec::new(),
         spooled: BTreeSet::new(),
+        locations: plan
+            .nodes
+            .iter()
+            .map(|node| match node.provenance.first() {
+                Some(s) => {
+                    let at = file.line_col(s.start);
+                    format!("{}:{}:{}", file.name, at.line, at.column)
+                }
+                None => file.name.clone(),
+            })
+            .collect(),
     };
     let tokens = gen.program().map_err(|message| GenError {
         node: gen.current,
@@ -605,6 +618,10 @@ impl Gen<'_> {
                             };
                             quote!(acc.#x.add_ref(#v.as_deref(), #to_owned);)
                         }
+                        (AggregateFunction::SingleValue, _) => {
+                            let v = arg(0);
+                            quote!(acc.#x.add(#v.clone());)
+                        }
                         (
                             AggregateFunction::Sum
                             | AggregateFunction::Avg
@@ -716,6 +733,14 @@ impl Gen<'_> {
                 let is_max = call.function == AggregateFunction::Max;
                 (quote!(rt::ops::aggregate::MinMax<#vt, #is_max>), init)
             }
+            AggregateFunction::SingleValue => {
+                let t = arg_ty.ok_or("SINGLE_VALUE without an argument")?;
+                let vt = value_type(&t);
+                (
+                    quote!(rt::ops::aggregate::SingleValue<#vt>),
+                    quote!(Default::default()),
+                )
+            }
             other => {
                 return Err(format!(
                     "the aggregate function {} is not supported by code generation yet",
@@ -785,6 +810,10 @@ impl Gen<'_> {
                 _ => quote!(#acc.result()),
             },
             AggregateFunction::Min | AggregateFunction::Max => quote!(#acc.result().cloned()),
+            AggregateFunction::SingleValue => {
+                let at = lit_str(&self.locations[self.current.index()]);
+                quote!(#acc.result(#at)?)
+            }
             other => {
                 return Err(format!(
                     "the aggregate function {} is not supported by code generation yet",
@@ -915,6 +944,9 @@ impl Gen<'_> {
         } else {
             quote!()
         };
+        if !kind.outputs_right() {
+            return self.semi_probe(n, kind, left_arity, left_keys, residual);
+        }
         let emit = self.emit(n, quote!(out));
         let keep_left = if matches!(kind, JoinKind::Left | JoinKind::Full) {
             quote! {
@@ -939,6 +971,73 @@ impl Gen<'_> {
                 }
             }
             #keep_left
+        })
+    }
+
+    /// The probe of a semi or anti join: the left row is emitted once when
+    /// some build row with its key satisfies the residual (semi), or when
+    /// none does (anti). A NULL key matches nothing.
+    fn semi_probe(
+        &mut self,
+        n: NodeId,
+        kind: JoinKind,
+        left_arity: usize,
+        left_keys: &[usize],
+        residual: Option<&crate::ir::Expr>,
+    ) -> GenResult<TokenStream> {
+        let plan = self.plan;
+        let j = format_ident!("j{}", n.0);
+        let left = match &plan.node(n).kind {
+            NodeKind::Join { left, .. } => *left,
+            _ => return Err(format!("#{} is not a join", n.0)),
+        };
+        let key = self.key_expr(&plan.node(left).schema, left_keys);
+        let null_checks = left_keys.iter().map(|&c| {
+            let ident = col_ident(c);
+            quote!(row.#ident.is_none())
+        });
+        let column = |i: usize| {
+            if i < left_arity {
+                let c = col_ident(i);
+                quote!(row.#c)
+            } else {
+                let c = col_ident(i - left_arity);
+                quote!(r.#c)
+            }
+        };
+        let test = match residual {
+            Some(r) => {
+                let e = expr::expr(r, &column, &mut self.statics)?;
+                quote!(rt::value::logic::is_true(#e))
+            }
+            None => quote!(true),
+        };
+        let out_row = row_ident(n);
+        let fields = (0..left_arity).map(|i| {
+            let c = col_ident(i);
+            quote!(#c: row.#c.clone())
+        });
+        let emit = self.emit(n, quote!(out));
+        let wanted = if kind == JoinKind::Semi {
+            quote!(matched)
+        } else {
+            quote!(!matched)
+        };
+        Ok(quote! {
+            let mut matched = false;
+            if !(false #(|| #null_checks)*) {
+                let key = #key;
+                for (_, r) in b.#j.probe(&key) {
+                    if #test {
+                        matched = true;
+                        break;
+                    }
+                }
+            }
+            if #wanted {
+                let out = #out_row { #(#fields,)* };
+                #emit
+            }
         })
     }
 

@@ -47,6 +47,8 @@ pub(crate) fn estimate_rows(plan: &Plan, base: Option<&Path>) -> Vec<Option<f64>
                         crate::ir::JoinKind::Left => joined.max(l),
                         crate::ir::JoinKind::Right => joined.max(r),
                         crate::ir::JoinKind::Full => joined.max(l + r),
+                        // At most the left rows; half of them, unknowing.
+                        crate::ir::JoinKind::Semi | crate::ir::JoinKind::Anti => l * 0.5,
                     })
                 }
                 _ => None,
@@ -236,6 +238,7 @@ impl<'a> RelEstimator<'a> {
                     crate::ir::JoinKind::Left => joined.max(l),
                     crate::ir::JoinKind::Right => joined.max(r),
                     crate::ir::JoinKind::Full => joined.max(l + r),
+                    crate::ir::JoinKind::Semi | crate::ir::JoinKind::Anti => l * 0.5,
                 }
             }
             RelKind::UnionAll { inputs } => inputs.iter().map(|i| self.rows(i)).sum(),

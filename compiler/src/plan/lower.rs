@@ -242,10 +242,14 @@ fn lower_join(
         })
     });
     let mut schema: Vec<Field> = plan.node(new_left).schema.clone();
-    schema.extend(plan.node(new_right).schema.iter().cloned());
+    if kind.outputs_right() {
+        schema.extend(plan.node(new_right).schema.iter().cloned());
+    }
     // Outer joins make the other side nullable.
     let (ln, rn) = match kind {
-        crate::ir::JoinKind::Inner => (false, false),
+        crate::ir::JoinKind::Inner | crate::ir::JoinKind::Semi | crate::ir::JoinKind::Anti => {
+            (false, false)
+        }
         crate::ir::JoinKind::Left => (false, true),
         crate::ir::JoinKind::Right => (true, false),
         crate::ir::JoinKind::Full => (true, true),
@@ -269,8 +273,13 @@ fn lower_join(
         return join;
     }
     // Drop the computed key columns again.
+    let right_kept = if kind.outputs_right() {
+        right_schema.len()
+    } else {
+        0
+    };
     let keep: Vec<usize> = (0..left_arity)
-        .chain((0..right_schema.len()).map(|i| new_left_arity + i))
+        .chain((0..right_kept).map(|i| new_left_arity + i))
         .collect();
     let projections = keep.iter().map(|&i| column(i, schema[i].ty)).collect();
     plan.intern(

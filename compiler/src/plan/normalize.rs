@@ -220,6 +220,33 @@ fn push_join(
                 above,
             )
         }
+        JoinKind::Semi | JoinKind::Anti => {
+            // WHERE conjuncts are over the left columns (the only output);
+            // ON conjuncts on the right side filter it; ON conjuncts on the
+            // left side alone filter the left for a semi join (a left row
+            // without them has no match) but not for an anti join (such a
+            // row is kept).
+            let (to_right, on): (Vec<Expr>, Vec<Expr>) =
+                on.into_iter().partition(|p| only(p, &|c| c >= la));
+            let (to_left, on): (Vec<Expr>, Vec<Expr>) = if kind == JoinKind::Semi {
+                on.into_iter().partition(|p| only(p, &|c| c < la))
+            } else {
+                (Vec::new(), on)
+            };
+            let (mut left_preds, above): (Vec<Expr>, Vec<Expr>) =
+                preds.into_iter().partition(|p| only(p, &|c| c < la));
+            left_preds.extend(to_left);
+            let to_right = to_right
+                .into_iter()
+                .map(|p| remap(p, &|c| c - la))
+                .collect();
+            (
+                push(left, left_preds, est),
+                push(right, to_right, est),
+                on,
+                above,
+            )
+        }
         JoinKind::Full => (
             push(left, Vec::new(), est),
             push(right, Vec::new(), est),

@@ -114,13 +114,18 @@ pub(crate) fn check(plan: &Plan) -> Result<(), String> {
                 }
             }
             NodeKind::Join {
+                kind,
                 left_keys,
                 right_keys,
                 residual,
                 ..
             } => {
                 let (l, r) = (input_schema(0), input_schema(1));
-                arity(l.len() + r.len())?;
+                arity(if kind.outputs_right() {
+                    l.len() + r.len()
+                } else {
+                    l.len()
+                })?;
                 if left_keys.len() != right_keys.len() {
                     return Err(format!("{here} has unequal key lists"));
                 }

@@ -544,3 +544,51 @@ mod tests {
         assert_eq!(f.result(), Some(&1.5));
     }
 }
+
+/// `SINGLE_VALUE`: the value of the only row of a group, for scalar
+/// subqueries; a second row is an error (Flink's message, prefixed with the
+/// subquery's location by the caller).
+#[derive(Clone, Debug)]
+pub struct SingleValue<T> {
+    pub value: Option<T>,
+    pub rows: u64,
+}
+
+impl<T> Default for SingleValue<T> {
+    fn default() -> Self {
+        SingleValue {
+            value: None,
+            rows: 0,
+        }
+    }
+}
+
+impl<T> SingleValue<T> {
+    #[inline]
+    pub fn add(&mut self, v: Option<T>) {
+        self.rows += 1;
+        if self.rows == 1 {
+            self.value = v;
+        }
+    }
+
+    pub fn merge(&mut self, o: Self) {
+        if self.rows == 0 {
+            self.value = o.value;
+        }
+        self.rows += o.rows;
+    }
+
+    /// The value, or the error for a group of more than one row.
+    pub fn result(&self, location: &str) -> crate::Result<Option<T>>
+    where
+        T: Clone,
+    {
+        if self.rows > 1 {
+            return Err(crate::Error::new(format!(
+                "{location}: SingleValueAggFunction received more than one element."
+            )));
+        }
+        Ok(self.value.clone())
+    }
+}

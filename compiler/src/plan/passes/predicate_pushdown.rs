@@ -118,7 +118,12 @@ fn push_below(new: &mut Plan, child: NodeId, filter: Expr) -> Option<(NodeId, Op
                 let cols = columns(&p);
                 let on_left = !cols.is_empty() && cols.iter().all(|&c| c < left_arity);
                 let on_right = !cols.is_empty() && cols.iter().all(|&c| c >= left_arity);
-                if on_left && matches!(kind, JoinKind::Inner | JoinKind::Left) {
+                if on_left
+                    && matches!(
+                        kind,
+                        JoinKind::Inner | JoinKind::Left | JoinKind::Semi | JoinKind::Anti
+                    )
+                {
                     to_left.push(p);
                 } else if on_right && matches!(kind, JoinKind::Inner | JoinKind::Right) {
                     to_right.push(remap(p, &|c| c - left_arity));

@@ -160,7 +160,13 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                     .iter()
                     .map(|&c| rm2[c].expect("key kept"))
                     .collect();
-                let schema: Vec<_> = need.iter().map(|&c| node.schema[c].clone()).collect();
+                // A semi or anti join outputs its left columns only.
+                let (schema, map): (Vec<_>, _) = if kind.outputs_right() {
+                    (need.iter().map(|&c| node.schema[c].clone()).collect(), map)
+                } else {
+                    let schema = need_left.iter().map(|&c| node.schema[c].clone()).collect();
+                    (schema, lm2.clone())
+                };
                 let kind = NodeKind::Join {
                     kind,
                     left,

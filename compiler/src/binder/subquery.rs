@@ -1,0 +1,1209 @@
+//! Subqueries, decorrelated while they bind (as Calcite's SubQueryRemoveRule
+//! and decorrelator do for Flink), so that the planner sees plain joins:
+//!
+//! - `EXISTS` / `NOT EXISTS`, `x IN` / `x NOT IN (subquery)` and the
+//!   quantified comparisons `x op ANY|SOME|ALL (subquery)`, each as a
+//!   conjunct of WHERE, become a semi join (`EXISTS`, `IN`, `op ANY`) or an
+//!   anti join (`NOT EXISTS`, `NOT IN`, `op ALL`) of the query's input with
+//!   the subquery, on the subquery's correlation conditions and, for `IN` and
+//!   the comparisons, `x op y` (semi) or `(x op y) IS NOT TRUE` (anti): a row
+//!   is kept by `x NOT IN (...)` only when no row of the set compares TRUE or
+//!   NULL with it, which is SQL's NULL rule.
+//! - A scalar subquery `(SELECT ...)` becomes a join that appends its value:
+//!   uncorrelated, an inner join with its one row (a global aggregate has
+//!   exactly one; anything else goes through `SINGLE_VALUE`, which fails at
+//!   run time on a second row with Flink's message); correlated, a left join
+//!   with the subquery grouped by its correlation columns, and where the
+//!   value over no rows is not NULL (`COUNT`), a CASE gives the value of an
+//!   empty group (Calcite's "count bug").
+//!
+//! Correlation: the WHERE clause of a subquery (a plain SELECT) may refer to
+//! the columns of the enclosing query; its conjuncts that do are taken out of
+//! the subquery and become the join condition, the subquery's columns they use
+//! are appended to its output (grouped by, when it aggregates). References to
+//! a query more than one level out are refused.
+
+use sqlparser::ast::{self as sql, BinaryOperator, SetExpr};
+
+use super::expr::ExprCx;
+use super::query::filter;
+use super::scope::Scope;
+use super::{cast_to, Binder};
+use crate::diagnostics::{Diagnostic, Span};
+use crate::functions::AggregateFunction;
+use crate::ir::{
+    map_children, visit, AggregateCall, BinaryOp, Expr, ExprKind, Field, JoinKind, Literal, Rel,
+    RelKind, UnaryOp,
+};
+use crate::types::{DataType, TypeKind};
+
+type BResult<T> = Result<T, Diagnostic>;
+
+/// Column numbers at and above this refer to the enclosing query's scope
+/// (`OUTER + i` is its column `i`), while a correlated WHERE binds.
+pub(crate) const OUTER: usize = 1 << 40;
+/// Column numbers at and above this are the values of scalar subqueries
+/// (`VALUE + k`), until their joins are applied.
+pub(crate) const VALUE: usize = 1 << 41;
+/// Column numbers at and above this are a pending subquery's own columns.
+const SUB: usize = 1 << 42;
+
+#[derive(Default)]
+pub(crate) struct SubqueryState {
+    /// Where scalar subqueries register their joins: `None` is a barrier
+    /// (a clause that takes no subqueries).
+    frames: Vec<Option<Vec<Pending>>>,
+    /// Indices of the frames of grouped clauses (SELECT and HAVING after
+    /// GROUP BY): their subqueries join the aggregate's rows, so they may not
+    /// be correlated.
+    grouped_frames: Vec<usize>,
+    /// The enclosing query's scope, for the next plain SELECT that binds as
+    /// a correlated subquery.
+    correlation: Option<Scope>,
+    /// What that SELECT found (output-relative correlation conjuncts).
+    result: Option<Correlated>,
+    /// The enclosing scope while a correlated WHERE binds.
+    resolving_outer: Option<Scope>,
+    next_value: usize,
+}
+
+/// A scalar subquery's join, waiting for the clause to finish.
+struct Pending {
+    value: usize,
+    kind: JoinKind,
+    rel: Rel,
+    /// Over input columns and `SUB + k` for the subquery's columns.
+    condition: Expr,
+    /// The subquery's value, over input columns and `SUB + k`.
+    expr: Expr,
+}
+
+/// A correlated subquery's shape, from its SELECT.
+#[derive(Clone, Debug)]
+pub(crate) struct Correlated {
+    /// Over `OUTER + i` and the subquery's output columns.
+    conjuncts: Vec<Expr>,
+    /// The SELECT list's columns (the correlation columns follow).
+    visible: usize,
+    /// Aggregates without GROUP BY or HAVING: one row per correlation group.
+    global_aggregate: bool,
+    /// For a global aggregate: the value over no rows, per visible column.
+    empty_values: Vec<Option<Expr>>,
+}
+
+struct BoundSub {
+    rel: Rel,
+    visible: usize,
+    corr: Vec<Expr>,
+    global_aggregate: bool,
+    empty_values: Vec<Option<Expr>>,
+}
+
+fn max_column(e: &Expr) -> Option<usize> {
+    let mut m = None;
+    visit(e, &mut |x| {
+        if let ExprKind::Column(c) = x.kind {
+            m = Some(m.map_or(c, |v: usize| v.max(c)));
+        }
+    });
+    m
+}
+
+fn any_column(e: &Expr, f: &dyn Fn(usize) -> bool) -> bool {
+    let mut found = false;
+    visit(e, &mut |x| {
+        if let ExprKind::Column(c) = x.kind {
+            found |= f(c);
+        }
+    });
+    found
+}
+
+pub(crate) fn remap(mut e: Expr, f: &dyn Fn(usize) -> usize) -> Expr {
+    if let ExprKind::Column(c) = &mut e.kind {
+        *c = f(*c);
+        return e;
+    }
+    map_children(&mut e, &mut |child| {
+        *child = remap(std::mem::replace(child, true_literal(Span::default())), f)
+    });
+    e
+}
+
+/// `e` with each column `c` for which `f` gives a value replaced by it.
+fn replace(mut e: Expr, f: &dyn Fn(usize) -> Option<Expr>) -> Expr {
+    if let ExprKind::Column(c) = e.kind {
+        if let Some(v) = f(c) {
+            return v;
+        }
+        return e;
+    }
+    map_children(&mut e, &mut |child| {
+        *child = replace(std::mem::replace(child, true_literal(Span::default())), f)
+    });
+    e
+}
+
+fn true_literal(span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Literal(Literal::Boolean(true)),
+        ty: DataType::not_null(TypeKind::Boolean),
+        span,
+    }
+}
+
+fn and(l: Expr, r: Expr) -> Expr {
+    let span = l.span;
+    Expr {
+        ty: DataType::new(TypeKind::Boolean, l.ty.nullable || r.ty.nullable),
+        kind: ExprKind::Binary {
+            op: BinaryOp::And,
+            left: Box::new(l),
+            right: Box::new(r),
+        },
+        span,
+    }
+}
+
+fn and_all(parts: Vec<Expr>, span: Span) -> Expr {
+    parts
+        .into_iter()
+        .reduce(and)
+        .unwrap_or_else(|| true_literal(span))
+}
+
+fn column(i: usize, ty: DataType, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Column(i),
+        ty,
+        span,
+    }
+}
+
+/// Whether a condition's source text may hold a subquery (it has SELECT,
+/// VALUES or TABLE; a false positive only takes the conjunct-by-conjunct
+/// path). The text is read from the file: no walk over a deep expression.
+fn may_hold_subquery(text: &str) -> bool {
+    let text = text.to_ascii_uppercase();
+    text.contains("SELECT") || text.contains("VALUES") || text.contains("TABLE")
+}
+
+/// The conjuncts of a bound AND chain.
+fn split_and(e: Expr) -> Vec<Expr> {
+    match e.kind {
+        ExprKind::Binary {
+            op: BinaryOp::And,
+            left,
+            right,
+        } => {
+            let mut out = split_and(*left);
+            out.extend(split_and(*right));
+            out
+        }
+        _ => vec![e],
+    }
+}
+
+fn conjuncts_of<'q>(e: &'q sql::Expr, out: &mut Vec<&'q sql::Expr>) {
+    match e {
+        sql::Expr::BinaryOp {
+            left,
+            op: BinaryOperator::And,
+            right,
+        } => {
+            conjuncts_of(left, out);
+            conjuncts_of(right, out);
+        }
+        sql::Expr::Nested(inner)
+            if matches!(
+                **inner,
+                sql::Expr::BinaryOp {
+                    op: BinaryOperator::And,
+                    ..
+                }
+            ) =>
+        {
+            conjuncts_of(inner, out)
+        }
+        _ => out.push(e),
+    }
+}
+
+/// A WHERE conjunct that is a subquery predicate: (negated, operand and
+/// comparison, subquery). `x IN` is `x = ANY`, `x NOT IN` is `x <> ALL`.
+enum Predicate<'q> {
+    Exists {
+        negated: bool,
+        query: &'q sql::Query,
+    },
+    Quantified {
+        operand: &'q sql::Expr,
+        op: BinaryOp,
+        all: bool,
+        query: &'q sql::Query,
+    },
+}
+
+fn comparison_op(op: &BinaryOperator) -> Option<BinaryOp> {
+    Some(match op {
+        BinaryOperator::Eq => BinaryOp::Eq,
+        BinaryOperator::NotEq => BinaryOp::NotEq,
+        BinaryOperator::Lt => BinaryOp::Lt,
+        BinaryOperator::LtEq => BinaryOp::LtEq,
+        BinaryOperator::Gt => BinaryOp::Gt,
+        BinaryOperator::GtEq => BinaryOp::GtEq,
+        _ => return None,
+    })
+}
+
+fn predicate(e: &sql::Expr) -> Option<Predicate<'_>> {
+    match e {
+        sql::Expr::Nested(inner) => predicate(inner),
+        sql::Expr::Exists { subquery, negated } => Some(Predicate::Exists {
+            negated: *negated,
+            query: subquery,
+        }),
+        sql::Expr::In {
+            expr,
+            target: sql::InTarget::Subquery(subquery),
+            negated,
+            ..
+        } => Some(Predicate::Quantified {
+            operand: expr,
+            op: if *negated {
+                BinaryOp::NotEq
+            } else {
+                BinaryOp::Eq
+            },
+            all: *negated,
+            query: subquery,
+        }),
+        sql::Expr::AnyOp {
+            left,
+            compare_op,
+            right,
+            ..
+        } => match (&**right, comparison_op(compare_op)) {
+            (sql::Expr::Subquery(q), Some(op)) => Some(Predicate::Quantified {
+                operand: left,
+                op,
+                all: false,
+                query: q,
+            }),
+            _ => None,
+        },
+        sql::Expr::AllOp {
+            left,
+            compare_op,
+            right,
+        } => match (&**right, comparison_op(compare_op)) {
+            (sql::Expr::Subquery(q), Some(op)) => Some(Predicate::Quantified {
+                operand: left,
+                op,
+                all: true,
+                query: q,
+            }),
+            _ => None,
+        },
+        sql::Expr::UnaryOp {
+            op: sql::UnaryOperator::Not,
+            expr,
+        } => match predicate(expr)? {
+            Predicate::Exists { negated, query } => Some(Predicate::Exists {
+                negated: !negated,
+                query,
+            }),
+            // NOT (x IN s) is x NOT IN s; other negated comparisons are not
+            // rewritten (their NULL rules differ).
+            Predicate::Quantified {
+                operand,
+                op: BinaryOp::Eq,
+                all: false,
+                query,
+            } if matches!(
+                strip_nested(expr),
+                sql::Expr::In {
+                    target: sql::InTarget::Subquery(_),
+                    negated: false,
+                    ..
+                }
+            ) =>
+            {
+                Some(Predicate::Quantified {
+                    operand,
+                    op: BinaryOp::NotEq,
+                    all: true,
+                    query,
+                })
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn strip_nested(e: &sql::Expr) -> &sql::Expr {
+    match e {
+        sql::Expr::Nested(inner) => strip_nested(inner),
+        _ => e,
+    }
+}
+
+/// The negation of a comparison operator.
+fn negate(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Eq => BinaryOp::NotEq,
+        BinaryOp::NotEq => BinaryOp::Eq,
+        BinaryOp::Lt => BinaryOp::GtEq,
+        BinaryOp::LtEq => BinaryOp::Gt,
+        BinaryOp::Gt => BinaryOp::LtEq,
+        BinaryOp::GtEq => BinaryOp::Lt,
+        other => other,
+    }
+}
+
+impl Binder<'_> {
+    /// Opens a clause in which scalar subqueries may appear.
+    pub(crate) fn open_subquery_frame(&mut self) {
+        self.subq.frames.push(Some(Vec::new()));
+    }
+
+    /// Opens the frame of a grouped SELECT list and HAVING.
+    pub(crate) fn open_grouped_subquery_frame(&mut self) {
+        self.subq.grouped_frames.push(self.subq.frames.len());
+        self.open_subquery_frame();
+    }
+
+    fn pop_frame(&mut self) -> Option<Option<Vec<Pending>>> {
+        if self.subq.grouped_frames.last() == Some(&(self.subq.frames.len().wrapping_sub(1))) {
+            self.subq.grouped_frames.pop();
+        }
+        self.subq.frames.pop()
+    }
+
+    /// Opens a clause in which they may not (its expressions stay local).
+    pub(crate) fn open_subquery_barrier(&mut self) {
+        self.subq.frames.push(None);
+    }
+
+    pub(crate) fn close_subquery_barrier(&mut self) {
+        self.pop_frame();
+    }
+
+    /// How many joins the current frame holds (to undo a trial binding).
+    pub(crate) fn subquery_mark(&self) -> usize {
+        match self.subq.frames.last() {
+            Some(Some(f)) => f.len(),
+            _ => 0,
+        }
+    }
+
+    pub(crate) fn subquery_rewind(&mut self, mark: usize) {
+        if let Some(Some(f)) = self.subq.frames.last_mut() {
+            f.truncate(mark);
+        }
+    }
+
+    /// Drops a frame after an error.
+    pub(crate) fn drop_subquery_frame(&mut self) {
+        self.pop_frame();
+    }
+
+    /// Closes a frame: joins its scalar subqueries to `input` and replaces
+    /// their placeholders in `exprs` by their values.
+    pub(crate) fn close_subquery_frame(&mut self, mut input: Rel, exprs: &mut [Expr]) -> Rel {
+        let pending = self.pop_frame().flatten().unwrap_or_default();
+        let mut values: Vec<(usize, Expr)> = Vec::new();
+        for p in pending {
+            let n = input.schema.len();
+            let shift = |c: usize| if c >= SUB { n + (c - SUB) } else { c };
+            let condition = remap(p.condition, &shift);
+            values.push((p.value, remap(p.expr, &shift)));
+            input = join(p.kind, input, p.rel, condition);
+        }
+        if !values.is_empty() {
+            for e in exprs.iter_mut() {
+                let taken = std::mem::replace(e, true_literal(Span::default()));
+                *e = replace(taken, &|c| {
+                    values
+                        .iter()
+                        .find(|(v, _)| VALUE + v == c)
+                        .map(|(_, e)| e.clone())
+                });
+            }
+        }
+        input
+    }
+
+    /// Resolves a column of the enclosing query while a correlated WHERE
+    /// binds (`OUTER + i`).
+    pub(crate) fn resolve_outer(&self, parts: &[(&str, Span)]) -> Option<(usize, DataType)> {
+        let outer = self.subq.resolving_outer.as_ref()?;
+        outer.resolve(parts).ok().map(|(i, ty)| (OUTER + i, ty))
+    }
+
+    /// Takes the correlation context for a SELECT that starts binding (only
+    /// the subquery's own SELECT sees it, not its derived tables).
+    pub(crate) fn take_correlation(&mut self) -> Option<Scope> {
+        self.subq.correlation.take()
+    }
+
+    /// Binds WHERE: subquery predicates become semi/anti joins of `input`,
+    /// scalar subqueries joins that append their value, other conjuncts
+    /// filters. With `outer` (a correlated subquery's WHERE), conjuncts that
+    /// refer to the enclosing query are returned instead.
+    pub(crate) fn bind_where(
+        &mut self,
+        selection: &sql::Expr,
+        mut input: Rel,
+        scope: &Scope,
+        outer: Option<&Scope>,
+        span: Span,
+    ) -> Option<(Rel, Vec<Expr>)> {
+        let mut correlated = Vec::new();
+        let mut local = Vec::new();
+        // From the condition to the end of the SELECT: sqlparser's span of a
+        // call may end inside its arguments.
+        let start = self.expr_span(selection, span).start;
+        let text = self
+            .file
+            .text
+            .get(start..span.end.max(start))
+            .unwrap_or("SELECT");
+        if !may_hold_subquery(text) {
+            // No subquery: one condition, as written (split only to take
+            // out the conjuncts that refer to the enclosing query).
+            let saved = std::mem::replace(&mut self.subq.resolving_outer, outer.cloned());
+            let mut cx = ExprCx::plain(scope, "WHERE");
+            let bound = self.bind_condition(selection, &mut cx, span);
+            self.subq.resolving_outer = saved;
+            let predicate = match bound {
+                Ok(p) => p,
+                Err(d) => {
+                    self.error(d);
+                    return None;
+                }
+            };
+            if outer.is_none() {
+                return Some((filter(input, predicate), correlated));
+            }
+            for c in split_and(predicate) {
+                if any_column(&c, &|i| (OUTER..VALUE).contains(&i)) {
+                    correlated.push(c);
+                } else {
+                    local.push(c);
+                }
+            }
+        } else {
+            let mut parts = Vec::new();
+            conjuncts_of(selection, &mut parts);
+            let mut ok = true;
+            for part in parts {
+                let result = match predicate(part) {
+                    Some(p) => self.subquery_predicate(p, part, input, scope, outer, span),
+                    None => self.where_conjunct(part, input, scope, outer, span),
+                };
+                let (rel, result) = result;
+                input = rel;
+                match result {
+                    Ok(Some(c)) if any_column(&c, &|i| (OUTER..VALUE).contains(&i)) => {
+                        correlated.push(c)
+                    }
+                    Ok(Some(c)) => local.push(c),
+                    Ok(None) => {}
+                    Err(d) => {
+                        self.error(d);
+                        ok = false;
+                    }
+                }
+            }
+            if !ok {
+                return None;
+            }
+        }
+        // Local conjuncts filter the input once, after the subqueries' joins
+        // (which only append columns).
+        let input = match local.into_iter().reduce(and) {
+            Some(p) => filter(input, p),
+            None => input,
+        };
+        Some((input, correlated))
+    }
+
+    fn where_conjunct(
+        &mut self,
+        part: &sql::Expr,
+        input: Rel,
+        scope: &Scope,
+        outer: Option<&Scope>,
+        span: Span,
+    ) -> (Rel, BResult<Option<Expr>>) {
+        self.open_subquery_frame();
+        let saved = std::mem::replace(&mut self.subq.resolving_outer, outer.cloned());
+        let mut cx = ExprCx::plain(scope, "WHERE");
+        let bound = self.bind_condition(part, &mut cx, span);
+        self.subq.resolving_outer = saved;
+        let mut exprs = match bound {
+            Ok(b) => vec![b],
+            Err(d) => {
+                self.pop_frame();
+                return (input, Err(d));
+            }
+        };
+        let input = self.close_subquery_frame(input, &mut exprs);
+        let conjunct = exprs.pop();
+        (input, Ok(conjunct))
+    }
+
+    fn subquery_predicate(
+        &mut self,
+        p: Predicate<'_>,
+        part: &sql::Expr,
+        input: Rel,
+        scope: &Scope,
+        outer: Option<&Scope>,
+        fallback: Span,
+    ) -> (Rel, BResult<Option<Expr>>) {
+        let span = self.expr_span(part, fallback);
+        // On an error the input is kept, for the other conjuncts to bind.
+        match self.subquery_join(p, input.clone(), scope, outer, span) {
+            Ok(rel) => (rel, Ok(None)),
+            Err(d) => (input, Err(d)),
+        }
+    }
+
+    /// Joins a subquery predicate's subquery to `input`.
+    fn subquery_join(
+        &mut self,
+        p: Predicate<'_>,
+        input: Rel,
+        scope: &Scope,
+        outer: Option<&Scope>,
+        span: Span,
+    ) -> BResult<Rel> {
+        let (query, negated_exists, operand) = match &p {
+            Predicate::Exists { negated, query } => (*query, Some(*negated), None),
+            Predicate::Quantified {
+                operand,
+                op,
+                all,
+                query,
+            } => (*query, None, Some((*operand, *op, *all))),
+        };
+        // The operand binds like a WHERE conjunct (it may hold scalar subqueries).
+        let (input, x) = match operand {
+            Some((e, _, _)) => {
+                self.open_subquery_frame();
+                let saved = std::mem::replace(&mut self.subq.resolving_outer, outer.cloned());
+                let mut cx = ExprCx::plain(scope, "WHERE");
+                let bound = self.bind_expr(e, &mut cx, span);
+                self.subq.resolving_outer = saved;
+                let mut exprs = match bound {
+                    Ok(b) => vec![b],
+                    Err(d) => {
+                        self.pop_frame();
+                        return Err(d);
+                    }
+                };
+                let input = self.close_subquery_frame(input, &mut exprs);
+                (input, exprs.pop())
+            }
+            None => (input, None),
+        };
+        if let Some(x) = &x {
+            if any_column(x, &|c| (OUTER..VALUE).contains(&c)) {
+                return Err(Diagnostic::unsupported(
+                    x.span,
+                    "a subquery predicate whose operand refers to an enclosing query",
+                ));
+            }
+        }
+        // The subquery sees this level's scope and, beyond it, the enclosing one.
+        let saved = std::mem::replace(&mut self.subq.resolving_outer, outer.cloned());
+        let sub = self.bind_subquery(query, Some(scope), span);
+        self.subq.resolving_outer = saved;
+        let sub = sub?;
+        let anti = negated_exists == Some(true) || matches!(operand, Some((_, _, true)));
+        if sub.global_aggregate && !sub.corr.is_empty() && (anti || negated_exists.is_some()) {
+            return Err(Diagnostic::unsupported(
+                span,
+                "EXISTS, NOT IN or ALL over a correlated aggregate without GROUP BY",
+            ));
+        }
+        let n = input.schema.len();
+        let mut condition = self.correlation_condition(&sub, scope, n, span)?;
+        let kind = match (negated_exists, operand) {
+            (Some(negated), _) => {
+                if negated {
+                    JoinKind::Anti
+                } else {
+                    JoinKind::Semi
+                }
+            }
+            (None, Some((_, op, all))) => {
+                if sub.visible != 1 {
+                    // Flink's message (a row-valued operand is not supported).
+                    return Err(Diagnostic::error(
+                        span,
+                        "Values passed to IN operator must have compatible types",
+                    )
+                    .with_note(format!(
+                        "the subquery returns {} columns; IN, ANY, SOME and ALL compare with one",
+                        sub.visible
+                    )));
+                }
+                let x = x.expect("operand bound");
+                let y = column(n, sub.rel.schema[0].ty, span);
+                if all {
+                    // Kept when no row compares TRUE or NULL with the negated
+                    // comparison: `(x op y) IS NOT TRUE` finds the rows that
+                    // make `x op ALL` not TRUE.
+                    let cmp = if x.ty.nullable || y.ty.nullable {
+                        let c = self.comparison(op, x, y, span)?;
+                        unary(UnaryOp::IsNotTrue, c, span)
+                    } else {
+                        self.comparison(negate(op), x, y, span)?
+                    };
+                    condition.push(cmp);
+                    JoinKind::Anti
+                } else {
+                    condition.push(self.comparison(op, x, y, span)?);
+                    JoinKind::Semi
+                }
+            }
+            (None, None) => unreachable!("a predicate has an operand or is EXISTS"),
+        };
+        Ok(join(kind, input, sub.rel, and_all(condition, span)))
+    }
+
+    /// The subquery's correlation conjuncts over `input ++ subquery`.
+    fn correlation_condition(
+        &mut self,
+        sub: &BoundSub,
+        scope: &Scope,
+        n: usize,
+        span: Span,
+    ) -> BResult<Vec<Expr>> {
+        let width = scope.columns.len();
+        let mut out = Vec::new();
+        for c in &sub.corr {
+            if any_column(c, &|i| i >= OUTER && i - OUTER >= width) {
+                return Err(Diagnostic::unsupported(
+                    c.span.to(span),
+                    "a subquery that refers to a query two or more levels out",
+                ));
+            }
+            out.push(remap(c.clone(), &|i| {
+                if i >= OUTER {
+                    i - OUTER
+                } else {
+                    n + i
+                }
+            }));
+        }
+        Ok(out)
+    }
+
+    /// Binds a subquery, correlated with `scope` (a plain SELECT's WHERE may
+    /// refer to it). Errors it reported are handed back as the result.
+    fn bind_subquery(
+        &mut self,
+        query: &sql::Query,
+        scope: Option<&Scope>,
+        span: Span,
+    ) -> BResult<BoundSub> {
+        let plain = query.with.is_none()
+            && query.order_by.is_none()
+            && query.limit_clause.is_none()
+            && matches!(*query.body, SetExpr::Select(_));
+        let saved_outer = self.subq.resolving_outer.take();
+        let correlation = match (plain, scope) {
+            (true, Some(s)) => Some(s.clone().concat(saved_outer.clone().unwrap_or_default())),
+            _ => None,
+        };
+        let saved_corr = std::mem::replace(&mut self.subq.correlation, correlation);
+        let saved_result = self.subq.result.take();
+        self.open_subquery_barrier();
+        let errors = self.diags.len();
+        let rel = self.bind_query(query, span);
+        self.close_subquery_barrier();
+        let result = std::mem::replace(&mut self.subq.result, saved_result);
+        self.subq.correlation = saved_corr;
+        self.subq.resolving_outer = saved_outer;
+        let Some(rel) = rel else {
+            return Err(if self.diags.len() > errors {
+                self.diags.take_last().expect("an error was reported")
+            } else {
+                Diagnostic::error(span, "the subquery does not bind")
+            });
+        };
+        Ok(match result {
+            Some(c) => BoundSub {
+                rel,
+                visible: c.visible,
+                corr: c.conjuncts,
+                global_aggregate: c.global_aggregate,
+                empty_values: c.empty_values,
+            },
+            None => {
+                let global = is_global_aggregate(&rel);
+                BoundSub {
+                    visible: rel.schema.len(),
+                    rel,
+                    corr: Vec::new(),
+                    global_aggregate: global,
+                    empty_values: Vec::new(),
+                }
+            }
+        })
+    }
+
+    /// Called by a SELECT bound as a correlated subquery once its WHERE found
+    /// `corr` (over its input's columns and `OUTER + i`): the SELECT list
+    /// `exprs` gets the correlation columns appended and the conjuncts are
+    /// recorded relative to the output.
+    pub(crate) fn correlate_plain(
+        &mut self,
+        corr: Vec<Expr>,
+        exprs: &mut Vec<Expr>,
+        names: &mut Vec<String>,
+        input: &Rel,
+    ) {
+        let visible = exprs.len();
+        let mut used: Vec<usize> = Vec::new();
+        for c in &corr {
+            visit(c, &mut |x| {
+                if let ExprKind::Column(i) = x.kind {
+                    if i < OUTER && !used.contains(&i) {
+                        used.push(i);
+                    }
+                }
+            });
+        }
+        used.sort_unstable();
+        for &i in &used {
+            exprs.push(column(i, input.schema[i].ty, Span::default()));
+            names.push(format!("$cor{i}"));
+        }
+        let conjuncts = corr
+            .into_iter()
+            .map(|c| {
+                remap(c, &|i| {
+                    if i >= OUTER {
+                        i
+                    } else {
+                        visible + used.iter().position(|&u| u == i).expect("used")
+                    }
+                })
+            })
+            .collect();
+        self.subq.result = Some(Correlated {
+            conjuncts,
+            visible,
+            global_aggregate: false,
+            empty_values: Vec::new(),
+        });
+    }
+
+    /// For an aggregating correlated subquery: each conjunct must equate a
+    /// subquery expression with an enclosing one; the subquery expressions
+    /// become extra GROUP BY keys. Returns them and the outer sides.
+    pub(crate) fn correlation_keys(&mut self, corr: Vec<Expr>) -> BResult<Vec<(Expr, Expr)>> {
+        let mut keys = Vec::new();
+        for c in corr {
+            let inner_only = |e: &Expr| !any_column(e, &|i| i >= OUTER) && max_column(e).is_some();
+            let outer_only = |e: &Expr| !any_column(e, &|i| i < OUTER);
+            match &c.kind {
+                ExprKind::Binary {
+                    op: BinaryOp::Eq,
+                    left,
+                    right,
+                } if inner_only(left) && outer_only(right) => {
+                    keys.push(((**left).clone(), (**right).clone()))
+                }
+                ExprKind::Binary {
+                    op: BinaryOp::Eq,
+                    left,
+                    right,
+                } if inner_only(right) && outer_only(left) => {
+                    keys.push(((**right).clone(), (**left).clone()))
+                }
+                _ => {
+                    return Err(Diagnostic::unsupported(
+                        c.span,
+                        "a correlation condition other than `inner = outer` in a subquery with aggregates",
+                    ))
+                }
+            }
+        }
+        Ok(keys)
+    }
+
+    /// Records an aggregating correlated subquery's shape: its output is the
+    /// SELECT list (`visible` columns) then one column per correlation key.
+    pub(crate) fn correlate_grouped(
+        &mut self,
+        outer_sides: Vec<Expr>,
+        visible: usize,
+        rel: &Rel,
+        global_aggregate: bool,
+    ) {
+        let conjuncts = outer_sides
+            .into_iter()
+            .enumerate()
+            .map(|(k, o)| {
+                let span = o.span;
+                let ty = rel.schema[visible + k].ty;
+                let inner = column(visible + k, ty, span);
+                Expr {
+                    ty: DataType::new(TypeKind::Boolean, o.ty.nullable || ty.nullable),
+                    kind: ExprKind::Binary {
+                        op: BinaryOp::Eq,
+                        left: Box::new(inner),
+                        right: Box::new(o),
+                    },
+                    span,
+                }
+            })
+            .collect();
+        let empty_values = if global_aggregate {
+            empty_values(rel, visible)
+        } else {
+            Vec::new()
+        };
+        self.subq.result = Some(Correlated {
+            conjuncts,
+            visible,
+            global_aggregate,
+            empty_values,
+        });
+    }
+
+    /// A scalar subquery in an expression: registers its join in the
+    /// current frame and stands for its value.
+    pub(crate) fn scalar_subquery(
+        &mut self,
+        query: &sql::Query,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<Expr> {
+        if !matches!(self.subq.frames.last(), Some(Some(_))) {
+            return Err(Diagnostic::unsupported(
+                span,
+                &format!("a scalar subquery in {}", cx.clause),
+            ));
+        }
+        // In a grouped clause the join is with the aggregate's rows, and the
+        // scope is the aggregate's input: correlation is refused there.
+        let grouped =
+            self.subq.grouped_frames.last().map(|i| i + 1) == Some(self.subq.frames.len());
+        let scope = cx.scope;
+        let sub = self.bind_subquery(query, Some(scope), span)?;
+        if grouped && !sub.corr.is_empty() {
+            return Err(Diagnostic::unsupported(
+                span,
+                &format!(
+                    "a correlated scalar subquery in {} of a query with GROUP BY or aggregates",
+                    cx.clause
+                ),
+            ));
+        }
+        if sub.visible != 1 {
+            // Flink's message, with the subquery's column count for the type.
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "Cannot apply '$SCALAR_QUERY' to a subquery of {} columns. Supported form(s): '$SCALAR_QUERY(<RECORDTYPE(SINGLE FIELD)>)'",
+                    sub.visible
+                ),
+            )
+            .with_note("a scalar subquery returns one column"));
+        }
+        let value_ty = DataType::new(sub.rel.schema[0].ty.kind, true);
+        let (kind, rel, condition, expr) = if sub.corr.is_empty() {
+            let rel = if sub.global_aggregate {
+                sub.rel
+            } else {
+                single_value(sub.rel, Vec::new(), span)
+            };
+            (
+                JoinKind::Inner,
+                rel,
+                true_literal(span),
+                column(SUB, value_ty, span),
+            )
+        } else {
+            let width = scope.columns.len();
+            // Each conjunct is `subquery column = enclosing expression`.
+            let mut pairs = Vec::new();
+            for c in &sub.corr {
+                if any_column(c, &|i| i >= OUTER && i - OUTER >= width) {
+                    return Err(Diagnostic::unsupported(
+                        c.span.to(span),
+                        "a subquery that refers to a query two or more levels out",
+                    ));
+                }
+                let pair = match &c.kind {
+                    ExprKind::Binary {
+                        op: BinaryOp::Eq,
+                        left,
+                        right,
+                    } => match (&left.kind, &right.kind) {
+                        (ExprKind::Column(k), _)
+                            if *k < OUTER && !any_column(right, &|i| i < OUTER) =>
+                        {
+                            Some((*k, (**right).clone()))
+                        }
+                        (_, ExprKind::Column(k))
+                            if *k < OUTER && !any_column(left, &|i| i < OUTER) =>
+                        {
+                            Some((*k, (**left).clone()))
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match pair {
+                    Some(p) => pairs.push(p),
+                    None => return Err(Diagnostic::unsupported(
+                        c.span,
+                        "a correlation condition other than `inner = outer` in a scalar subquery",
+                    )),
+                }
+            }
+            let outer_expr = |o: Expr| remap(o, &|i| i - OUTER);
+            if sub.global_aggregate {
+                let condition = pairs
+                    .iter()
+                    .map(|(k, o)| {
+                        eq(
+                            outer_expr(o.clone()),
+                            column(SUB + k, sub.rel.schema[*k].ty, span),
+                        )
+                    })
+                    .collect();
+                let value = column(SUB, value_ty, span);
+                let expr = match sub.empty_values.first().cloned().flatten() {
+                    Some(empty) => {
+                        let (k, _) = pairs[0];
+                        let marker = column(
+                            SUB + k,
+                            DataType::new(sub.rel.schema[k].ty.kind, true),
+                            span,
+                        );
+                        Expr {
+                            kind: ExprKind::Case {
+                                branches: vec![(
+                                    unary(UnaryOp::IsNull, marker, span),
+                                    cast_to(
+                                        Expr {
+                                            ty: DataType::new(empty.ty.kind, true),
+                                            ..empty
+                                        },
+                                        value_ty,
+                                    ),
+                                )],
+                                otherwise: Some(Box::new(value)),
+                            },
+                            ty: value_ty,
+                            span,
+                        }
+                    }
+                    None => value,
+                };
+                (JoinKind::Left, sub.rel, and_all(condition, span), expr)
+            } else {
+                let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
+                let grouped = single_value(sub.rel, keys.clone(), span);
+                let condition = pairs
+                    .iter()
+                    .enumerate()
+                    .map(|(g, (_, o))| {
+                        eq(
+                            outer_expr(o.clone()),
+                            column(SUB + g, grouped.schema[g].ty, span),
+                        )
+                    })
+                    .collect();
+                let expr = column(SUB + keys.len(), value_ty, span);
+                (JoinKind::Left, grouped, and_all(condition, span), expr)
+            }
+        };
+        let value = self.subq.next_value;
+        self.subq.next_value += 1;
+        let frame = self
+            .subq
+            .frames
+            .last_mut()
+            .and_then(Option::as_mut)
+            .expect("checked");
+        frame.push(Pending {
+            value,
+            kind,
+            rel,
+            condition,
+            expr,
+        });
+        Ok(column(VALUE + value, value_ty, span))
+    }
+}
+
+fn eq(l: Expr, r: Expr) -> Expr {
+    let span = l.span;
+    Expr {
+        ty: DataType::new(TypeKind::Boolean, l.ty.nullable || r.ty.nullable),
+        kind: ExprKind::Binary {
+            op: BinaryOp::Eq,
+            left: Box::new(l),
+            right: Box::new(r),
+        },
+        span,
+    }
+}
+
+fn unary(op: UnaryOp, e: Expr, span: Span) -> Expr {
+    let ty = match op {
+        UnaryOp::Not => DataType::new(TypeKind::Boolean, e.ty.nullable),
+        _ => DataType::not_null(TypeKind::Boolean),
+    };
+    Expr {
+        kind: ExprKind::Unary {
+            op,
+            operand: Box::new(e),
+        },
+        ty,
+        span,
+    }
+}
+
+/// A join whose output is the left columns then, unless semi or anti, the
+/// right ones (nullable for a left join).
+fn join(kind: JoinKind, left: Rel, right: Rel, condition: Expr) -> Rel {
+    let span = left.span;
+    let mut schema = left.schema.clone();
+    if kind.outputs_right() {
+        schema.extend(right.schema.iter().map(|f| Field {
+            name: f.name.clone(),
+            ty: DataType::new(f.ty.kind, f.ty.nullable || kind == JoinKind::Left),
+        }));
+    }
+    Rel {
+        kind: RelKind::Join {
+            kind,
+            left: Box::new(left),
+            right: Box::new(right),
+            condition,
+        },
+        schema,
+        span,
+    }
+}
+
+/// `SINGLE_VALUE` of column 0 grouped by `keys`: output is the keys, then
+/// the value (an error at run time for a group of more than one row).
+fn single_value(rel: Rel, keys: Vec<usize>, span: Span) -> Rel {
+    let ty = DataType::new(rel.schema[0].ty.kind, true);
+    let mut schema: Vec<Field> = keys.iter().map(|&k| rel.schema[k].clone()).collect();
+    let name = format!("EXPR${}", keys.len());
+    schema.push(Field {
+        name: name.clone(),
+        ty,
+    });
+    Rel {
+        kind: RelKind::Aggregate {
+            input: Box::new(rel),
+            group: keys,
+            aggregates: vec![AggregateCall {
+                function: AggregateFunction::SingleValue,
+                distinct: false,
+                args: vec![0],
+                filter: None,
+                ty,
+                name,
+            }],
+        },
+        schema,
+        span,
+    }
+}
+
+/// Whether `rel` is a global aggregate (no GROUP BY, no HAVING) under a
+/// projection: exactly one row.
+fn is_global_aggregate(rel: &Rel) -> bool {
+    match &rel.kind {
+        RelKind::Project { input, .. } => matches!(
+            &input.kind,
+            RelKind::Aggregate { group, .. } if group.is_empty()
+        ),
+        _ => false,
+    }
+}
+
+/// The values of a grouped subquery's SELECT list over an empty group, where
+/// they are not simply NULL: its projection with COUNT results as 0 and
+/// other aggregates and keys as NULL.
+fn empty_values(rel: &Rel, visible: usize) -> Vec<Option<Expr>> {
+    let RelKind::Project { input, exprs } = &rel.kind else {
+        return vec![None; visible];
+    };
+    let RelKind::Aggregate {
+        group, aggregates, ..
+    } = &input.kind
+    else {
+        return vec![None; visible];
+    };
+    let keys = group.len();
+    exprs
+        .iter()
+        .take(visible)
+        .map(|e| {
+            let mut counts = false;
+            let mut strict = true;
+            visit(e, &mut |x| match &x.kind {
+                ExprKind::Column(c) if *c >= keys => {
+                    counts |= aggregates[*c - keys].function == AggregateFunction::Count
+                }
+                ExprKind::Column(_) | ExprKind::Literal(_) | ExprKind::Cast { .. } => {}
+                ExprKind::Unary {
+                    op: UnaryOp::Negate,
+                    ..
+                } => {}
+                ExprKind::Binary { op, .. }
+                    if !matches!(
+                        op,
+                        BinaryOp::And
+                            | BinaryOp::Or
+                            | BinaryOp::IsDistinctFrom
+                            | BinaryOp::IsNotDistinctFrom
+                    ) => {}
+                _ => strict = false,
+            });
+            if strict && !counts {
+                return None;
+            }
+            Some(replace(e.clone(), &|c| {
+                let (lit, ty) =
+                    if c >= keys && aggregates[c - keys].function == AggregateFunction::Count {
+                        (Literal::Integer(0), DataType::not_null(TypeKind::BigInt))
+                    } else if c >= keys {
+                        (
+                            Literal::Null,
+                            DataType::new(aggregates[c - keys].ty.kind, true),
+                        )
+                    } else {
+                        (Literal::Null, DataType::new(input.schema[c].ty.kind, true))
+                    };
+                Some(Expr {
+                    kind: ExprKind::Literal(lit),
+                    ty,
+                    span: e.span,
+                })
+            }))
+        })
+        .collect()
+}
+
+/// Whether a bound expression still holds a scalar subquery placeholder.
+pub(crate) fn has_placeholder(e: &Expr) -> bool {
+    any_column(e, &|c| c >= VALUE)
+}
