@@ -9,7 +9,8 @@
 //! rows). Such "twins" have the same *shape*. What makes them
 //! differ is reported as the first of:
 //! - `filters differ`: the sets of predicates applied in the subtrees
-//!   (scan, Calc and join filters) are not equal;
+//!   (scan and Calc filters; a join's residual is part of its shape) are
+//!   not equal;
 //! - `columns differ`: the same predicates, other columns carried (pruning
 //!   narrows each INSERT's copy to what it reads);
 //! - `expressions differ`: the same predicates and columns, other computed
@@ -75,16 +76,22 @@ pub(crate) fn unshared_twins(plan: &Plan) -> Vec<Vec<(NodeId, &'static str)>> {
                 residual,
                 ..
             } => {
-                if let Some(r) = residual {
-                    filters[i].insert(expr_text(r, &fields));
-                }
+                // The residual is part of the join's condition, so of its shape.
+                let residual = residual.as_ref().map(|r| expr_text(r, &fields));
                 let la = plan.node(*left).schema.len();
                 let keys: Vec<String> = left_keys
                     .iter()
                     .zip(right_keys)
                     .map(|(&l, &r)| format!("{}={}", fields[l].name, fields[la + r].name))
                     .collect();
-                below().map(|b| format!("{kind:?}[{}]({})", keys.join(","), b.join(",")))
+                below().map(|b| {
+                    format!(
+                        "{kind:?}[{};{}]({})",
+                        keys.join(","),
+                        residual.unwrap_or_default(),
+                        b.join(",")
+                    )
+                })
             }
             NodeKind::Aggregate {
                 group, aggregates, ..
