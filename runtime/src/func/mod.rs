@@ -3,6 +3,7 @@
 //! `Option`); functions whose NULL rule is special say so.
 
 pub mod cast;
+pub mod datetime_parse;
 pub mod like;
 pub mod math;
 #[cfg(feature = "regex")]

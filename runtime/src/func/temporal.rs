@@ -457,10 +457,13 @@ fn week_of_year_us(d: Date) -> i64 {
     (d.0 as i64 - jan1 as i64 + jan1_wd) / 7 + 1
 }
 
-/// TO_DATE(s) (default `yyyy-MM-dd`, lenient like CAST) or with a pattern.
+/// TO_DATE(s) (Flink's `parseDate`, as CAST) or with a pattern.
 pub fn to_date(s: &str, pattern: Option<&DatePattern>) -> Option<Date> {
     match pattern {
-        None => Date::parse_lenient(s.as_bytes()),
+        None => match super::datetime_parse::parse_date(s) {
+            super::datetime_parse::DateParse::Date(d) => Some(d),
+            _ => None,
+        },
         Some(p) => p.parse(s).map(Timestamp::date),
     }
 }
@@ -469,7 +472,7 @@ pub fn to_date(s: &str, pattern: Option<&DatePattern>) -> Option<Date> {
 /// the result is TIMESTAMP(3), so the fraction is cut to millis.
 pub fn to_timestamp(s: &str, pattern: Option<&DatePattern>) -> Option<Timestamp> {
     match pattern {
-        None => Timestamp::parse_lenient(s.as_bytes()).map(|t| t.truncate(3)),
+        None => super::datetime_parse::parse_timestamp(s, 3),
         Some(p) => p.parse(s),
     }
 }
