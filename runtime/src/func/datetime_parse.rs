@@ -8,10 +8,8 @@
 //!   2024-05-01); the year is 0..=9999, the day at most the month's length.
 //!   A part of more digits than an `int` holds throws in Flink
 //!   (`NumberFormatException`): [`DateParse::Overflow`].
-//! - [`parse_time`] — `parseTime(String)`, behind CAST(s AS TIME): `h[:m[:s[.f]]]`
-//!   with no range checks (`'25:00:00'` is 25 hours of milliseconds), an
-//!   optional `+hh[:mm]` / `-hh[:mm]` offset subtracted from the time, and a
-//!   fraction read to milliseconds, rounded half up at the 4th digit.
+//! - [`parse_time`] — CAST(s AS TIME): `h:m[:s[.f]]` with 1- or 2-digit fields
+//!   in range (observed: `'24:00:00'` and `'25:00:00'` are NULL for TRY_CAST).
 //! - [`parse_timestamp`] — `parseTimestampData(String, precision)`, behind
 //!   CAST(s AS TIMESTAMP(p)) and TO_TIMESTAMP(s): java.time's
 //!   `yyyy-[MM][M]-[dd][d][ [HH][H]:[mm][m]:[ss][s][.fffffffff]]` with the SMART
@@ -85,89 +83,37 @@ pub fn parse_date(text: &str) -> DateParse {
     }
 }
 
-/// `DateTimeUtils.parseTime(String)`; see the module doc. `None` when Flink
-/// returns null; integer overflow wraps as Java's `int` arithmetic.
+/// CAST(s AS TIME), as observed on Flink 2.3: `h:m[:s[.f]]`, each of hour,
+/// minute and second one or two digits and in range (`'24:00:00'` and
+/// `'12:60:00'` are not times), the fraction cut to milliseconds, nothing
+/// around it. `None` when Flink gives NULL.
 pub fn parse_time(v: &str) -> Option<Time> {
-    let part = |p: &str| int_part(p).ok().flatten();
-    let colon1 = v.find(':');
-    let (mut end, mut sign) = (v.len(), -1i32);
-    let mut zone = v.find('-');
-    if zone.is_none() {
-        zone = v.find('+');
-        sign = 1;
-    }
-    let (zone_h, zone_m) = match zone {
-        None => (0, 0),
-        Some(z) => {
-            end = z;
-            match v[z..].find(':').map(|c| c + z) {
-                None => (part(&v[z + 1..])?, 0),
-                Some(c3) => (part(&v[z + 1..c3])?, part(&v[c3 + 1..])?),
-            }
-        }
+    let mut c = Cursor {
+        b: v.as_bytes(),
+        i: 0,
     };
-    let (hour, minute, second, milli);
-    match colon1 {
-        // Java's substring(start, end) throws when end < start; Flink then fails.
-        Some(c1) if c1 > end => return None,
-        None => {
-            hour = part(v.get(..end)?)?;
-            (minute, second, milli) = (0, 0, 0);
-        }
-        Some(c1) => {
-            hour = part(&v[..c1])?;
-            match v[c1 + 1..].find(':').map(|c| c + c1 + 1) {
-                None => {
-                    minute = part(v.get(c1 + 1..end)?)?;
-                    (second, milli) = (0, 0);
-                }
-                Some(c2) => {
-                    minute = part(&v[c1 + 1..c2])?;
-                    match v[c2..].find('.').map(|d| d + c2) {
-                        None => {
-                            second = part(v.get(c2 + 1..end)?)?;
-                            milli = 0;
-                        }
-                        Some(dot) => {
-                            second = part(&v[c2 + 1..dot])?;
-                            milli = parse_fraction(java_trim(v.get(dot + 1..end)?));
-                        }
-                    }
-                }
+    let h = c.digits(1, 2)?;
+    if !c.literal(b':') {
+        return None;
+    }
+    let m = c.digits(1, 2)?;
+    let (mut s, mut ms) = (0, 0);
+    if c.literal(b':') {
+        s = c.digits(1, 2)?;
+        if c.literal(b'.') {
+            let start = c.i;
+            while c.i < c.b.len() && c.b[c.i].is_ascii_digit() {
+                c.i += 1;
+            }
+            for (k, d) in c.b[start..c.i].iter().take(3).enumerate() {
+                ms += (d - b'0') as u32 * 10u32.pow(2 - k as u32);
             }
         }
     }
-    let hour = hour.wrapping_add(sign.wrapping_mul(zone_h));
-    let minute = minute.wrapping_add(sign.wrapping_mul(zone_m));
-    Some(Time(
-        hour.wrapping_mul(3_600_000)
-            .wrapping_add(minute.wrapping_mul(60_000))
-            .wrapping_add(second.wrapping_mul(1000))
-            .wrapping_add(milli),
-    ))
-}
-
-/// `DateTimeUtils.parseFraction`: milliseconds of a fraction's digits,
-/// rounded half up at the 4th; a non-digit counts as 0.
-fn parse_fraction(v: &str) -> i32 {
-    let b = v.as_bytes();
-    let (mut multiplier, mut r) = (100, 0);
-    for i in 0..b.len() {
-        let x = if b[i].is_ascii_digit() {
-            (b[i] - b'0') as i32
-        } else {
-            0
-        };
-        r += multiplier * x;
-        if multiplier < 10 {
-            if i + 1 < b.len() && b[i + 1] >= b'5' {
-                r += 1;
-            }
-            break;
-        }
-        multiplier /= 10;
+    if c.i != c.b.len() || h > 23 || m > 59 || s > 59 {
+        return None;
     }
-    r
+    Some(Time::from_hms_milli(h, m, s, ms))
 }
 
 /// A cursor over ASCII text for the java.time-style parser.
@@ -305,9 +251,11 @@ mod tests {
         let t = |s: &str| parse_time(s).map(|t| t.0);
         assert_eq!(t("10:11:12"), Some(36_672_000));
         assert_eq!(t("1:2:3"), Some(3_723_000));
-        assert_eq!(t("24:00:00"), Some(86_400_000));
-        assert_eq!(t("12:34:56.7895"), Some(45_296_790));
-        assert_eq!(t("10"), Some(36_000_000));
+        assert_eq!(t("1:02"), Some(3_720_000));
+        assert_eq!(t("24:00:00"), None);
+        assert_eq!(t("12:60:00"), None);
+        assert_eq!(t("12:34:56.789"), Some(45_296_789));
+        assert_eq!(t("2024-01-05"), None);
         assert_eq!(t("abc"), None);
     }
 

@@ -6,6 +6,7 @@ pub mod cast;
 pub mod datetime_parse;
 pub mod like;
 pub mod math;
+pub mod pattern_parse;
 #[cfg(feature = "regex")]
 pub mod regex;
 pub mod string;

@@ -60,8 +60,10 @@ pub fn substring(s: &str, pos: i32, len: Option<i32>) -> Option<&str> {
         0 => 0,
         p => n + p as i64,
     };
-    if start >= n || start < 0 && len.is_none() && n + (pos as i64) < 0 {
-        return Some(if start >= n { "" } else { s });
+    // A start before the first char (a negative position past the text's
+    // length) gives '' in Flink: `SUBSTR('x', -2)`, `SUBSTRING('x' FROM -3 FOR 2)`.
+    if start >= n || start < 0 {
+        return Some("");
     }
     let start = start.max(0);
     let end = match len {
@@ -219,10 +221,16 @@ pub fn right(s: &str, n: i32) -> &str {
 /// LOCATE(needle, s, from): 1-based char position of `needle` in `s` at or
 /// after char `from`, 0 when absent or when `from` is out of range.
 pub fn locate(needle: &str, s: &str, from: i32) -> i32 {
-    if from < 1 || from as usize > s.chars().count() + 1 {
+    if from < 1 {
         return 0;
     }
-    let start = char_offset(s, from as usize - 1);
+    let n = s.chars().count();
+    if from as usize > n + 1 && !needle.is_empty() {
+        return 0;
+    }
+    // Java's `indexOf(needle, from)`: a start past the end is the end, where
+    // an empty needle is found (observed: `LOCATE('', '', 3)` is 1).
+    let start = char_offset(s, (from as usize - 1).min(n));
     match s[start..].find(needle) {
         Some(b) => s[..start + b].chars().count() as i32 + 1,
         None => 0,
@@ -322,7 +330,10 @@ mod tests {
         assert_eq!(rpad("a😀b", 8, "b").as_deref(), Some("a😀bbbbb"));
         assert_eq!(lpad("😀", 5, "x😀y").as_deref(), Some("x😀😀"));
         assert_eq!(lpad("a😀b", 3, "*").as_deref(), Some("a😀"));
-        assert_eq!(initcap("straße ǅ éCOLE hELLO-wORLD"), "StraßE ǅ éCole Hello-World");
+        assert_eq!(
+            initcap("straße ǅ éCOLE hELLO-wORLD"),
+            "StraßE ǅ éCole Hello-World"
+        );
         assert_eq!(ascii("é"), -61);
         assert_eq!(cast_length("abc".into(), 5, true), "abc  ");
         assert_eq!(cast_length("abcdef".into(), 3, false), "abc");

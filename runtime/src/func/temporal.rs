@@ -209,7 +209,7 @@ pub fn current_timestamp() -> Timestamp {
     Timestamp::from_millis(ms)
 }
 
-const MONTHS: [&str; 12] = [
+pub(crate) const MONTHS: [&str; 12] = [
     "January",
     "February",
     "March",
@@ -223,7 +223,7 @@ const MONTHS: [&str; 12] = [
     "November",
     "December",
 ];
-const DAYS: [&str; 7] = [
+pub(crate) const DAYS: [&str; 7] = [
     "Monday",
     "Tuesday",
     "Wednesday",
@@ -235,7 +235,7 @@ const DAYS: [&str; 7] = [
 
 /// A pattern element of a `SimpleDateFormat` pattern.
 #[derive(Clone, Debug, PartialEq)]
-enum Piece {
+pub(crate) enum Piece {
     Lit(String),
     Field(char, usize),
 }
@@ -243,7 +243,7 @@ enum Piece {
 /// A compiled `SimpleDateFormat` pattern (compile once per query).
 #[derive(Clone, Debug)]
 pub struct DatePattern {
-    pieces: Vec<Piece>,
+    pub(crate) pieces: Vec<Piece>,
 }
 
 impl DatePattern {
@@ -457,24 +457,40 @@ fn week_of_year_us(d: Date) -> i64 {
     (d.0 as i64 - jan1 as i64 + jan1_wd) / 7 + 1
 }
 
-/// TO_DATE(s) (Flink's `parseDate`, as CAST) or with a pattern.
+/// TO_DATE(s) (Flink's `parseDate`, as CAST) or with a pattern (Java's
+/// lenient `SimpleDateFormat`; see `pattern_parse`). When the text does not fit
+/// the pattern, Flink's `parseDate(s, fmt)` goes on with `Long.MIN_VALUE`
+/// milliseconds and yields the date 5471-09-27, not NULL; so does stmtc.
 pub fn to_date(s: &str, pattern: Option<&DatePattern>) -> Option<Date> {
     match pattern {
         None => match super::datetime_parse::parse_date(s) {
             super::datetime_parse::DateParse::Date(d) => Some(d),
             _ => None,
         },
-        Some(p) => p.parse(s).map(Timestamp::date),
+        Some(p) => Some(p.parse_lenient(s).map_or_else(
+            || Date::from_ymd(5471, 9, 27).unwrap_or_default(),
+            Timestamp::date,
+        )),
     }
 }
 
-/// TO_TIMESTAMP(s) (default `yyyy-MM-dd HH:mm:ss[.f]`) or with a pattern;
-/// the result is TIMESTAMP(3), so the fraction is cut to millis.
+/// TO_TIMESTAMP(s) (Flink's `parseTimestampData`, as CAST) or with a pattern
+/// (java.time's `DateTimeFormatter`, SMART, then Flink's fallback to
+/// `Timestamp.valueOf` / `Date.valueOf`; see `pattern_parse`); TIMESTAMP(3).
 pub fn to_timestamp(s: &str, pattern: Option<&DatePattern>) -> Option<Timestamp> {
     match pattern {
         None => super::datetime_parse::parse_timestamp(s, 3),
-        Some(p) => p.parse(s),
+        Some(p) => p.parse_java_time(s).map(|t| t.truncate(3)),
     }
+}
+
+/// The text argument of DATE_FORMAT(string, fmt): Flink reads it with a
+/// lenient `SimpleDateFormat("yyyy-MM-dd HH:mm:ss")` (`'2024-01-05 24:00:00'`
+/// is the next midnight, trailing text is ignored, a date alone is NULL).
+pub fn date_format_input(s: &str) -> Option<Timestamp> {
+    static PATTERN: std::sync::LazyLock<DatePattern> =
+        std::sync::LazyLock::new(|| DatePattern::new("yyyy-MM-dd HH:mm:ss"));
+    PATTERN.parse_lenient(s)
 }
 
 #[cfg(test)]
