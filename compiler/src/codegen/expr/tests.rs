@@ -548,10 +548,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
         "probe_math.c19",
         "Flink: ROUND(DECIMAL, non-literal n) yields a value whose scale is not its type's; CAST to STRING shows it",
     ),
-    (
-        "probe_time.c36",
-        "runtime: DatePattern::parse reads numeric fields only (TO_DATE with an EEE / MMM pattern)",
-    ),
 ];
 
 /// Whether two DOUBLE texts are within 2 units in the last place: the JVM's
