@@ -207,7 +207,7 @@ pub fn date_to_timestamp(d: Date) -> Timestamp {
 }
 
 pub fn timestamp_to_date(ts: Timestamp) -> Date {
-    ts.date()
+    super::temporal::flink_date(ts)
 }
 
 pub fn timestamp_to_time(ts: Timestamp) -> Time {

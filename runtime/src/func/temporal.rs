@@ -36,11 +36,23 @@ fn iso_week(d: Date) -> i64 {
     (thursday - jan1) / 7 + 1
 }
 
-/// EXTRACT(unit FROM ts).
+/// The date of a timestamp as Flink's `convertExtract`, `timestampFloor` and
+/// TIMESTAMP → DATE casts compute it: epoch milliseconds divided by a day
+/// *toward zero*, so a time of day before 1970 counts from the next day
+/// (observed: `CAST(TIMESTAMP '1969-12-31 23:59:59.999' AS DATE)` is 1970-01-01).
+pub fn flink_date(ts: Timestamp) -> Date {
+    Date((ts.millis / MILLIS_PER_DAY) as i32)
+}
+
+/// EXTRACT(unit FROM ts), as Flink's `DateTimeUtils.convertExtract`: Java's
+/// truncating `/` and `%` on the epoch milliseconds, which for times of day
+/// before 1970 gives Flink's answers (`HOUR(TIMESTAMP '1969-12-31 23:59:59.999')`
+/// is 0, `EXTRACT(MILLISECOND ...)` -1); from 1970 on, the calendar's.
 pub fn extract(unit: Unit, ts: Timestamp) -> i64 {
-    let d = ts.date();
+    let d = flink_date(ts);
     let (y, m, day) = d.ymd();
-    let nod = ts.nano_of_day();
+    let ms = ts.millis;
+    let sub_milli = ts.nanos as i64;
     match unit {
         Unit::Year => y as i64,
         Unit::Quarter => ((m - 1) / 3 + 1) as i64,
@@ -49,13 +61,13 @@ pub fn extract(unit: Unit, ts: Timestamp) -> i64 {
         Unit::Day => day as i64,
         Unit::DayOfYear => (d.0 - Date::from_ymd(y, 1, 1).map_or(d.0, |j| j.0)) as i64 + 1,
         Unit::DayOfWeek => (d.0 as i64 + 4).rem_euclid(7) + 1,
-        Unit::Hour => nod / 3_600_000_000_000,
-        Unit::Minute => nod / 60_000_000_000 % 60,
-        Unit::Second => nod / 1_000_000_000 % 60,
+        Unit::Hour => ms % MILLIS_PER_DAY / 3_600_000,
+        Unit::Minute => ms % 3_600_000 / 60_000,
+        Unit::Second => ms % 60_000 / 1000,
         // Flink returns the fraction of the second only (13:04:05.123 → 123).
-        Unit::Millisecond => nod / 1_000_000 % 1000,
-        Unit::Microsecond => nod / 1_000 % 1_000_000,
-        Unit::Nanosecond => nod % 1_000_000_000,
+        Unit::Millisecond => ms % 1000,
+        Unit::Microsecond => ms % 1000 * 1000 + sub_milli / 1000,
+        Unit::Nanosecond => ms % 1000 * 1_000_000 + sub_milli,
     }
 }
 
@@ -71,7 +83,11 @@ pub fn extract_time(unit: Unit, t: Time) -> i64 {
 
 /// FLOOR(ts TO unit).
 pub fn floor(ts: Timestamp, unit: Unit) -> Timestamp {
-    let d = ts.date();
+    // Flink's `timestampFloor` takes the day toward zero for YEAR ... WEEK.
+    let d = match unit {
+        Unit::Year | Unit::Quarter | Unit::Month | Unit::Week => flink_date(ts),
+        _ => ts.date(),
+    };
     let (y, m, _) = d.ymd();
     let day_start = |date: Date| Timestamp::from_millis(date.0 as i64 * MILLIS_PER_DAY);
     let trunc = |unit_ms: i64| Timestamp::from_millis(ts.millis.div_euclid(unit_ms) * unit_ms);
