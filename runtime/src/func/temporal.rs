@@ -490,6 +490,19 @@ pub fn to_date(s: &str, pattern: Option<&DatePattern>) -> Option<Date> {
     }
 }
 
+/// TO_DATE(s) without a pattern as Flink runs it: NULL when the text is not a
+/// date, and a job failure when a part has more digits than an `int` holds
+/// (Flink's `NumberFormatException`, e.g. `TO_DATE('20240105103000')`).
+pub fn to_date_or_fail(s: &str) -> Result<Option<Date>, String> {
+    match super::datetime_parse::parse_date(s) {
+        super::datetime_parse::DateParse::Date(d) => Ok(Some(d)),
+        super::datetime_parse::DateParse::Invalid => Ok(None),
+        super::datetime_parse::DateParse::Overflow => Err(format!(
+            "TO_DATE('{s}'): java.lang.NumberFormatException: a part of the date is out of the int range"
+        )),
+    }
+}
+
 /// TO_TIMESTAMP(s) (Flink's `parseTimestampData`, as CAST) or with a pattern
 /// (java.time's `DateTimeFormatter`, SMART, then Flink's fallback to
 /// `Timestamp.valueOf` / `Date.valueOf`; see `pattern_parse`); TIMESTAMP(3).

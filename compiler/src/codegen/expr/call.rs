@@ -387,6 +387,11 @@ impl Gen<'_> {
                     quote!(to_timestamp)
                 };
                 match args {
+                    // Flink fails the job on a date part beyond `int`.
+                    [_] if f == F::ToDate => self.strict_call(
+                        args,
+                        |v| quote!(#temporal::to_date_or_fail(&#(#v)*).map_err(rt::Error::new)?),
+                    ),
                     [_] => self.strict_call(args, |v| quote!(#temporal::#name(&#(#v)*, None))),
                     [s, p] => self.with_pattern(s, p, |p| quote!(#temporal::#name(&v, Some(&#p)))),
                     _ => Err(what()),

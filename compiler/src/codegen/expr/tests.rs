@@ -638,6 +638,12 @@ fn flink_results() {
             for (id, want) in &expected {
                 let have = &got[id];
                 if have.get(1).is_some_and(|h| h.starts_with("ERROR")) {
+                    // Flink failed the job on this row too: the same outcome.
+                    let flink_fails = want.iter().any(|w| w.starts_with("<flink fails:"));
+                    if case.name == "function_probe" && flink_fails {
+                        compared += 1;
+                        continue;
+                    }
                     if case.name == "function_probe" {
                         probe_differences.insert(ProbeDifference {
                             column: format!("{sink}.*"),
