@@ -251,8 +251,11 @@ pub fn from_sql(data_type: &sqlparser::ast::DataType) -> Result<TypeKind, String
         T::Double(ExactNumberInfo::None) | T::DoublePrecision => Ok(TypeKind::Double),
         T::Decimal(info) | T::Numeric(info) | T::Dec(info) => decimal(info),
         T::Char(len) | T::Character(len) => length(len, 1, "CHAR").map(TypeKind::Char),
+        // Flink's type system defaults VARCHAR and VARBINARY to their maximum
+        // length (`FlinkTypeSystem.getDefaultPrecision`): a bare VARCHAR is
+        // STRING, a bare VARBINARY is BYTES; CHAR and BINARY default to 1.
         T::Varchar(len) | T::CharacterVarying(len) | T::CharVarying(len) => {
-            length(len, 1, "VARCHAR").map(TypeKind::Varchar)
+            length(len, MAX_LENGTH, "VARCHAR").map(TypeKind::Varchar)
         }
         T::String(None) => Ok(TypeKind::Varchar(MAX_LENGTH)),
         T::Binary(len) => match len {
@@ -263,7 +266,7 @@ pub fn from_sql(data_type: &sqlparser::ast::DataType) -> Result<TypeKind, String
             )),
         },
         T::Varbinary(len) => match len {
-            None => Ok(TypeKind::Varbinary(1)),
+            None => Ok(TypeKind::Varbinary(MAX_LENGTH)),
             Some(sqlparser::ast::BinaryLength::IntegerLength { length })
                 if *length >= 1 && *length <= u64::from(MAX_LENGTH) =>
             {

@@ -126,6 +126,23 @@ impl Binder<'_> {
                     ),
                 ));
             }
+            // Flink's sink enforcers (codegen/sink_enforce.rs); Flink parses enum
+            // options case-insensitively.
+            key
+            @ ("table.exec.sink.type-length-enforcer" | "table.exec.sink.not-null-enforcer")
+                if !sink_enforcer_values(key)
+                    .iter()
+                    .any(|v| v.eq_ignore_ascii_case(&set.value)) =>
+            {
+                self.error(Diagnostic::error(
+                    set.span,
+                    format!(
+                        "Could not parse value '{}' for key '{key}': expected one of {}",
+                        set.value,
+                        sink_enforcer_values(key).join(", ")
+                    ),
+                ));
+            }
             // Time zones other than UTC need zone rules the runtime does not have.
             "table.local-time-zone"
                 if !matches!(
@@ -654,6 +671,15 @@ impl Binder<'_> {
             d = d.with_note("tables and views exist from their CREATE statement on");
         }
         d
+    }
+}
+
+/// The values Flink's sink enforcer options take.
+fn sink_enforcer_values(key: &str) -> &'static [&'static str] {
+    if key == "table.exec.sink.type-length-enforcer" {
+        &["IGNORE", "TRIM_PAD"]
+    } else {
+        &["ERROR", "DROP"]
     }
 }
 

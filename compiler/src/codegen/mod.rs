@@ -16,6 +16,7 @@
 pub(crate) mod expr;
 mod project;
 mod schedule;
+mod sink_enforce;
 
 use std::collections::BTreeSet;
 
@@ -523,11 +524,23 @@ impl Gen<'_> {
     ) -> GenResult<TokenStream> {
         let t = self.plan.job.table(table);
         let w = format_ident!("w{}", n.0);
+        let enforcers = sink_enforce::Enforcers::from_settings(&self.plan.job.settings);
+        let columns: Vec<&crate::ir::Column> = t.physical_columns().map(|(_, c)| c).collect();
+        let not_null = enforcers.not_null(&t.name, &columns, schema, |i| {
+            let c = col_ident(i);
+            quote!(row.#c)
+        });
         let fields = schema
             .iter()
             .enumerate()
             .map(|(i, f)| {
                 let c = col_ident(i);
+                if let Some(value) = columns
+                    .get(i)
+                    .and_then(|column| enforcers.trim_pad(&quote!(row.#c), column))
+                {
+                    return Ok(quote!(f.field(out, #value);));
+                }
                 let value = match f.ty.kind {
                     TypeKind::Decimal { .. } => {
                         let ty = decimal_type(f.ty.kind);
@@ -551,8 +564,8 @@ impl Gen<'_> {
             })
             .collect::<GenResult<Vec<_>>>()?;
         Ok(match &t.connector.kind {
-            ConnectorKind::Blackhole => quote!(st.#w += 1;),
-            _ => quote!(st.#w.write_row(|f, out| { #(#fields)* })?;),
+            ConnectorKind::Blackhole => quote!(#not_null st.#w += 1;),
+            _ => quote!(#not_null st.#w.write_row(|f, out| { #(#fields)* })?;),
         })
     }
 

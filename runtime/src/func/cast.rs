@@ -89,54 +89,28 @@ pub fn str_to_bool(s: &str) -> Result<bool, CastError> {
     }
 }
 
-/// CAST(string AS DATE): lenient (`2024-1-5`, surrounding spaces); a time
-/// after a space is ignored, as Flink's `DateTimeUtils.parseDate`
-/// (`'2024-02-29 10:11:12'` → 2024-02-29).
+/// CAST(string AS DATE): Flink's `DateTimeUtils.parseDate` (see
+/// [`super::datetime_parse::parse_date`]): `'2024-1-5'`, `' 2024-01-05 '`,
+/// `'2024'` (January 1st) and `'2024-02-29 10:11:12'` (the time ignored) are
+/// dates; `'2024-02-30'` and `'2024-01-05T10:00'` are not.
 pub fn str_to_date(s: &str) -> Result<Date, CastError> {
-    let t = s.trim();
-    let date = t.split_once(' ').map_or(t, |(d, _)| d);
-    Date::parse_lenient(date.as_bytes()).ok_or_else(|| err(s, "DATE"))
+    match super::datetime_parse::parse_date(s) {
+        super::datetime_parse::DateParse::Date(d) => Ok(d),
+        _ => Err(err(s, "DATE")),
+    }
 }
 
+/// CAST(string AS TIME): Flink's `DateTimeUtils.parseTime` (no range checks:
+/// `'24:00:00'` is a whole day of milliseconds).
 pub fn str_to_time(s: &str) -> Result<Time, CastError> {
-    let t = s.trim();
-    Time::parse_iso(t.as_bytes())
-        .or_else(|| Time::parse_sql(t.as_bytes()))
-        .ok_or_else(|| err(s, "TIME"))
+    super::datetime_parse::parse_time(s).ok_or_else(|| err(s, "TIME"))
 }
 
-/// CAST(string AS TIMESTAMP(p)): lenient date-time with a space separator,
-/// truncated to `p`.
+/// CAST(string AS TIMESTAMP(p)): Flink's `DateTimeUtils.parseTimestampData`
+/// (java.time, SMART resolver; see [`super::datetime_parse::parse_timestamp`]).
 pub fn str_to_timestamp(s: &str, precision: u8) -> Result<Timestamp, CastError> {
-    if s.contains('T') {
-        return Err(err(s, &format!("TIMESTAMP({precision})")));
-    }
-    Timestamp::parse_lenient(s.as_bytes())
-        .or_else(|| Timestamp::parse_lenient(clamp_day(s)?.as_bytes()))
-        .map(|t| t.truncate(precision))
+    super::datetime_parse::parse_timestamp(s, precision)
         .ok_or_else(|| err(s, &format!("TIMESTAMP({precision})")))
-}
-
-/// `y-m-d[ rest]` with a day past the month's end (but at most 31) moved to
-/// the month's last day, as java.time's SMART resolver does for Flink's
-/// TIMESTAMP casts (`'2024-04-31'` → 2024-04-30); `None` if nothing changes.
-fn clamp_day(s: &str) -> Option<String> {
-    let t = s.trim();
-    let (date, rest) = t.split_once(' ').map_or((t, ""), |(d, r)| (d, r));
-    let mut parts = date.splitn(3, '-');
-    let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
-    let digits = |p: &str, max: usize| {
-        !p.is_empty() && p.len() <= max && p.bytes().all(|b| b.is_ascii_digit())
-    };
-    if !(digits(y, 4) && digits(m, 2) && digits(d, 2)) {
-        return None;
-    }
-    let (y, m, d): (i32, u32, u32) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
-    let last = crate::value::temporal::days_in_month(y, m);
-    if !(1..=12).contains(&m) || d <= last || d > 31 {
-        return None;
-    }
-    Some(format!("{y:04}-{m:02}-{last:02} {rest}"))
 }
 
 /// DOUBLE/FLOAT → integer: truncation, saturating like Java's `(long)` cast,
@@ -233,7 +207,7 @@ pub fn date_to_timestamp(d: Date) -> Timestamp {
 }
 
 pub fn timestamp_to_date(ts: Timestamp) -> Date {
-    ts.date()
+    super::temporal::flink_date(ts)
 }
 
 pub fn timestamp_to_time(ts: Timestamp) -> Time {

@@ -105,30 +105,92 @@ pub fn ceil_decimal(v: Decimal, t: DecimalType) -> Decimal {
     Decimal(-((-v.0).div_euclid(unit)))
 }
 
-/// ROUND(double, n) HALF_UP on the double's exact decimal expansion
-/// (`BigDecimal(double).setScale(n, HALF_UP)` as Flink does).
+/// ROUND(double, n): Flink's `SqlFunctionUtils.sround`, i.e.
+/// `BigDecimal.valueOf(v).movePointRight(n).setScale(0, HALF_UP).movePointLeft(n)
+/// .doubleValue()`: HALF_UP on the double's shortest decimal text (`1.005` → 1.01,
+/// `2.675` → 2.68, where the binary values lie just below), so a value with n
+/// decimals comes back unchanged. A FLOAT is widened to DOUBLE first, as Java
+/// does (`ROUND(CAST(1.15 AS FLOAT), 1)` sees 1.149999976158142).
 pub fn round_f64(v: f64, n: i32) -> f64 {
+    decimal_places(v, n, true)
+}
+
+/// TRUNCATE(double, n): Flink's `SqlFunctionUtils.struncate`, the same as
+/// [`round_f64`] with `RoundingMode.DOWN` (`TRUNCATE(1.15, 2)` = 1.15, never 1.14).
+pub fn truncate_f64(v: f64, n: i32) -> f64 {
+    decimal_places(v, n, false)
+}
+
+/// Keeps `n` decimal places (negative: rounds to tens, hundreds, ...) of the
+/// shortest decimal text of `v`, HALF_UP or toward zero, then reads the result
+/// back as a double. NaN and infinities stay (Java's `BigDecimal.valueOf` would
+/// throw; Flink's generated code never reaches it with them in our probes), and
+/// the result is never -0.0: a `BigDecimal` has no negative zero.
+fn decimal_places(v: f64, n: i32, half_up: bool) -> f64 {
     if !v.is_finite() {
         return v;
     }
-    // Use the shortest repr (what Java's BigDecimal.valueOf would see): `1.235`
-    // rounds to 1.24 rather than the binary 1.2349999...
-    let t = DecimalType::new(38, (n.clamp(0, 18)) as u8);
-    if n >= 0 && v.abs() < 1e18 {
-        if let Some(d) = t.from_f64(v) {
-            return t.to_f64(d);
+    if v == 0.0 {
+        return 0.0;
+    }
+    let mut buf = ryu::Buffer::new();
+    let text = buf.format_finite(v.abs());
+    // text = mantissa [e exponent]; value = 0.<digits> * 10^point.
+    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i32>().unwrap_or(0)),
+        None => (text, 0),
+    };
+    let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let mut digits: Vec<u8> = int_part.bytes().chain(frac_part.bytes()).collect();
+    let mut point = int_part.len() as i32 + exponent;
+    let leading = digits.iter().take_while(|&&d| d == b'0').count();
+    digits.drain(..leading);
+    point -= leading as i32;
+    // Digits kept: those before the point plus n after it.
+    let keep = point.saturating_add(n);
+    if keep >= digits.len() as i32 {
+        return v + 0.0;
+    }
+    let round_up = half_up && keep >= 0 && digits[keep as usize] >= b'5';
+    let mut kept: Vec<u8> = if keep > 0 {
+        digits[..keep as usize].to_vec()
+    } else {
+        Vec::new()
+    };
+    if round_up {
+        // Add one unit in the last kept place (which may be a new leading digit).
+        let mut i = kept.len();
+        loop {
+            if i == 0 {
+                kept.insert(0, b'1');
+                point += 1;
+                break;
+            }
+            i -= 1;
+            if kept[i] == b'9' {
+                kept[i] = b'0';
+            } else {
+                kept[i] += 1;
+                break;
+            }
+        }
+        if keep <= 0 {
+            // Nothing was kept: the unit is 10^-n itself.
+            kept = vec![b'1'];
+            point = 1 - n;
         }
     }
-    let f = 10f64.powi(n);
-    // `+ 0.0` turns -0.0 into 0.0: Flink rounds through BigDecimal, which has no -0.
-    (v * f).round() / f + 0.0
-}
-
-/// TRUNCATE(double, n).
-pub fn truncate_f64(v: f64, n: i32) -> f64 {
-    let f = 10f64.powi(n);
-    // Flink: TRUNCATE(-0.5) is 0.0, not -0.0 (BigDecimal has no negative zero).
-    (v * f).trunc() / f + 0.0
+    if kept.is_empty() {
+        return 0.0;
+    }
+    let mut out = String::with_capacity(kept.len() + 8);
+    if v < 0.0 {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(&kept).unwrap_or("0"));
+    out.push('e');
+    out.push_str(&(point - kept.len() as i32).to_string());
+    out.parse::<f64>().map_or(v, |r| r + 0.0)
 }
 
 /// SIGN for doubles: -1.0, 0.0 or 1.0.
@@ -199,6 +261,25 @@ mod tests {
         assert_eq!(ceil_decimal(Decimal(21), t1), Decimal(3));
         assert_eq!(round_f64(1.235, 2), 1.24);
         assert_eq!(round_f64(2.5, 0), 3.0);
+        assert_eq!(round_f64(-2.5, 0), -3.0);
+        assert_eq!(round_f64(1.005, 2), 1.01);
+        assert_eq!(round_f64(9.995, 2), 10.0);
+        assert_eq!(round_f64(0.5, 0), 1.0);
+        assert_eq!(round_f64(0.04, 1), 0.0);
+        assert_eq!(round_f64(0.05, 1), 0.1);
+        assert_eq!(round_f64(125.0, -1), 130.0);
+        assert_eq!(round_f64(4.0, -1), 0.0);
+        assert_eq!(round_f64(5.0, -1), 10.0);
+        assert_eq!(round_f64(1.5e10, -12), 0.0);
+        assert_eq!(round_f64(1e308, 2), 1e308);
+        assert_eq!(truncate_f64(1.15, 2), 1.15);
+        assert_eq!(truncate_f64(4.35, 2), 4.35);
+        assert_eq!(truncate_f64(-1.15, 1), -1.1);
+        assert_eq!(truncate_f64(0.30000000000000004, 2), 0.3);
+        assert_eq!(truncate_f64(123456789.125, 2), 123456789.12);
+        assert_eq!(truncate_f64(1234.5678, -2), 1200.0);
+        assert!(round_f64(-0.4, 0).is_sign_positive());
+        assert!(truncate_f64(-0.0, 1).is_sign_positive());
         assert_eq!(int_div(-7i32, 2), Some(-3));
         assert_eq!(int_mod(-7i32, 3), Some(-1));
         assert_eq!(int_div(1i32, 0), None);

@@ -3,8 +3,10 @@
 //! `Option`); functions whose NULL rule is special say so.
 
 pub mod cast;
+pub mod datetime_parse;
 pub mod like;
 pub mod math;
+pub mod pattern_parse;
 #[cfg(feature = "regex")]
 pub mod regex;
 pub mod string;

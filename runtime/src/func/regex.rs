@@ -20,8 +20,10 @@ impl Regex {
 
     /// `REGEXP(s, pattern)`: whether the pattern matches anywhere in `s`
     /// (Java's `Matcher.find`).
+    /// An empty pattern matches nothing (Flink's `SqlFunctionUtils.regExp`;
+    /// observed: `REGEXP('', '')` is FALSE).
     pub fn is_match(&self, s: &str) -> bool {
-        self.0.is_match(s)
+        !self.0.as_str().is_empty() && self.0.is_match(s)
     }
 
     /// `REGEXP_REPLACE(s, pattern, replacement)` with Java's `replaceAll`

@@ -60,8 +60,10 @@ pub fn substring(s: &str, pos: i32, len: Option<i32>) -> Option<&str> {
         0 => 0,
         p => n + p as i64,
     };
-    if start >= n || start < 0 && len.is_none() && n + (pos as i64) < 0 {
-        return Some(if start >= n { "" } else { s });
+    // A start before the first char (a negative position past the text's
+    // length) gives '' in Flink: `SUBSTR('x', -2)`, `SUBSTRING('x' FROM -3 FOR 2)`.
+    if start >= n || start < 0 {
+        return Some("");
     }
     let start = start.max(0);
     let end = match len {
@@ -114,13 +116,16 @@ pub fn position(needle: &str, s: &str) -> i32 {
     }
 }
 
-/// LPAD(s, len, pad): pads on the left, or truncates to `len` chars; NULL for
-/// a negative length or an empty pad that would be needed.
+/// LPAD(s, len, pad): pads on the left, or truncates to `len`; NULL for a
+/// negative length or an empty pad that would be needed. Unlike SUBSTRING or
+/// CHAR_LENGTH, Flink counts UTF-16 units here (Java `String` lengths):
+/// `LPAD('😀', 8, 'x')` is six `x` and the emoji, and a cut may split a
+/// surrogate pair (Flink then fails writing the row; stmtc writes U+FFFD).
 pub fn lpad(s: &str, len: i32, pad: &str) -> Option<String> {
     pad_impl(s, len, pad, true)
 }
 
-/// RPAD(s, len, pad).
+/// RPAD(s, len, pad), in UTF-16 units as [`lpad`].
 pub fn rpad(s: &str, len: i32, pad: &str) -> Option<String> {
     pad_impl(s, len, pad, false)
 }
@@ -130,34 +135,38 @@ fn pad_impl(s: &str, len: i32, pad: &str, left: bool) -> Option<String> {
         return None;
     }
     let len = len as usize;
-    let n = s.chars().count();
-    if n >= len {
-        return Some(s[..char_offset(s, len)].to_string());
+    let units: Vec<u16> = s.encode_utf16().collect();
+    if units.len() >= len {
+        return Some(String::from_utf16_lossy(&units[..len]));
     }
+    let pad: Vec<u16> = pad.encode_utf16().collect();
     if pad.is_empty() {
         // Flink: `LPAD('abc', 5, '')` is NULL.
         return None;
     }
-    let fill: String = pad.chars().cycle().take(len - n).collect();
-    Some(if left {
-        fill + s
+    let fill = pad.iter().copied().cycle().take(len - units.len());
+    let out: Vec<u16> = if left {
+        fill.chain(units.iter().copied()).collect()
     } else {
-        s.to_string() + &fill
-    })
+        units.iter().copied().chain(fill).collect()
+    };
+    Some(String::from_utf16_lossy(&out))
 }
 
-/// INITCAP: first letter of each word upper-case, the rest lower-case; words
-/// are runs of letters and digits.
+/// INITCAP: Flink's (Calcite's) ASCII-only rule. A word starts after any
+/// character that is not an ASCII letter or digit; its first ASCII letter is
+/// upper-cased, the ASCII letters after it lower-cased; every other character
+/// is kept and ends the word (`'straße'` → `StraßE`, `'éCOLE'` → `éCole`).
 pub fn initcap(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut start = true;
     for c in s.chars() {
-        if c.is_alphanumeric() {
-            if start {
-                out.extend(c.to_uppercase());
+        if c.is_ascii_alphanumeric() {
+            out.push(if start {
+                c.to_ascii_uppercase()
             } else {
-                out.extend(c.to_lowercase());
-            }
+                c.to_ascii_lowercase()
+            });
             start = false;
         } else {
             out.push(c);
@@ -185,6 +194,18 @@ pub fn cast_length(mut s: String, n: u32, pad: bool) -> String {
     s
 }
 
+/// CAST(b AS BINARY(n)) / CAST(b AS VARBINARY(n)): cut to `n` bytes; BINARY
+/// (`pad`) also pads with zero bytes (`X'0102'` as BINARY(4) is `01020000`).
+pub fn cast_bytes_length(mut b: Vec<u8>, n: u32, pad: bool) -> Vec<u8> {
+    let n = n as usize;
+    if b.len() > n {
+        b.truncate(n);
+    } else if pad {
+        b.resize(n, 0);
+    }
+    b
+}
+
 /// LEFT(s, n): the first `n` chars; empty for a negative `n`.
 pub fn left(s: &str, n: i32) -> &str {
     &s[..char_offset(s, n.max(0) as usize)]
@@ -200,10 +221,16 @@ pub fn right(s: &str, n: i32) -> &str {
 /// LOCATE(needle, s, from): 1-based char position of `needle` in `s` at or
 /// after char `from`, 0 when absent or when `from` is out of range.
 pub fn locate(needle: &str, s: &str, from: i32) -> i32 {
-    if from < 1 || from as usize > s.chars().count() + 1 {
+    if from < 1 {
         return 0;
     }
-    let start = char_offset(s, from as usize - 1);
+    let n = s.chars().count();
+    if from as usize > n + 1 && !needle.is_empty() {
+        return 0;
+    }
+    // Java's `indexOf(needle, from)`: a start past the end is the end, where
+    // an empty needle is found (observed: `LOCATE('', '', 3)` is 1).
+    let start = char_offset(s, (from as usize - 1).min(n));
     match s[start..].find(needle) {
         Some(b) => s[..start + b].chars().count() as i32 + 1,
         None => 0,
@@ -225,9 +252,10 @@ pub fn split_index(s: &str, sep: &str, index: i32) -> Option<String> {
     token.map(str::to_string)
 }
 
-/// ASCII(s): the code of the first char, 0 for an empty string.
+/// ASCII(s): Flink's value is the first UTF-8 byte as a signed byte
+/// (`ASCII('é')` is -61), 0 for an empty string.
 pub fn ascii(s: &str) -> i32 {
-    s.chars().next().map_or(0, |c| c as i32)
+    s.as_bytes().first().map_or(0, |&b| b as i8 as i32)
 }
 
 /// CHR(n): the char with code `n & 0xFF`; empty for a negative `n`.
@@ -297,6 +325,16 @@ mod tests {
         assert_eq!(replace("abc", "", "x"), "xaxbxcx");
         assert_eq!(replace("aaa", "aa", "b"), "ba");
         assert_eq!(lpad("abc", 5, ""), None);
+        // From the function probe (Flink 2.3): LPAD/RPAD count UTF-16 units.
+        assert_eq!(lpad("😀", 8, "x").as_deref(), Some("xxxxxx😀"));
+        assert_eq!(rpad("a😀b", 8, "b").as_deref(), Some("a😀bbbbb"));
+        assert_eq!(lpad("😀", 5, "x😀y").as_deref(), Some("x😀😀"));
+        assert_eq!(lpad("a😀b", 3, "*").as_deref(), Some("a😀"));
+        assert_eq!(
+            initcap("straße ǅ éCOLE hELLO-wORLD"),
+            "StraßE ǅ éCole Hello-World"
+        );
+        assert_eq!(ascii("é"), -61);
         assert_eq!(cast_length("abc".into(), 5, true), "abc  ");
         assert_eq!(cast_length("abcdef".into(), 3, false), "abc");
         assert_eq!(cast_length("abcdef".into(), 3, true), "abc");

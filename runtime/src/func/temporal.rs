@@ -36,11 +36,23 @@ fn iso_week(d: Date) -> i64 {
     (thursday - jan1) / 7 + 1
 }
 
-/// EXTRACT(unit FROM ts).
+/// The date of a timestamp as Flink's `convertExtract`, `timestampFloor` and
+/// TIMESTAMP → DATE casts compute it: epoch milliseconds divided by a day
+/// *toward zero*, so a time of day before 1970 counts from the next day
+/// (observed: `CAST(TIMESTAMP '1969-12-31 23:59:59.999' AS DATE)` is 1970-01-01).
+pub fn flink_date(ts: Timestamp) -> Date {
+    Date((ts.millis / MILLIS_PER_DAY) as i32)
+}
+
+/// EXTRACT(unit FROM ts), as Flink's `DateTimeUtils.convertExtract`: Java's
+/// truncating `/` and `%` on the epoch milliseconds, which for times of day
+/// before 1970 gives Flink's answers (`HOUR(TIMESTAMP '1969-12-31 23:59:59.999')`
+/// is 0, `EXTRACT(MILLISECOND ...)` -1); from 1970 on, the calendar's.
 pub fn extract(unit: Unit, ts: Timestamp) -> i64 {
-    let d = ts.date();
+    let d = flink_date(ts);
     let (y, m, day) = d.ymd();
-    let nod = ts.nano_of_day();
+    let ms = ts.millis;
+    let sub_milli = ts.nanos as i64;
     match unit {
         Unit::Year => y as i64,
         Unit::Quarter => ((m - 1) / 3 + 1) as i64,
@@ -49,13 +61,13 @@ pub fn extract(unit: Unit, ts: Timestamp) -> i64 {
         Unit::Day => day as i64,
         Unit::DayOfYear => (d.0 - Date::from_ymd(y, 1, 1).map_or(d.0, |j| j.0)) as i64 + 1,
         Unit::DayOfWeek => (d.0 as i64 + 4).rem_euclid(7) + 1,
-        Unit::Hour => nod / 3_600_000_000_000,
-        Unit::Minute => nod / 60_000_000_000 % 60,
-        Unit::Second => nod / 1_000_000_000 % 60,
+        Unit::Hour => ms % MILLIS_PER_DAY / 3_600_000,
+        Unit::Minute => ms % 3_600_000 / 60_000,
+        Unit::Second => ms % 60_000 / 1000,
         // Flink returns the fraction of the second only (13:04:05.123 → 123).
-        Unit::Millisecond => nod / 1_000_000 % 1000,
-        Unit::Microsecond => nod / 1_000 % 1_000_000,
-        Unit::Nanosecond => nod % 1_000_000_000,
+        Unit::Millisecond => ms % 1000,
+        Unit::Microsecond => ms % 1000 * 1000 + sub_milli / 1000,
+        Unit::Nanosecond => ms % 1000 * 1_000_000 + sub_milli,
     }
 }
 
@@ -71,7 +83,11 @@ pub fn extract_time(unit: Unit, t: Time) -> i64 {
 
 /// FLOOR(ts TO unit).
 pub fn floor(ts: Timestamp, unit: Unit) -> Timestamp {
-    let d = ts.date();
+    // Flink's `timestampFloor` takes the day toward zero for YEAR ... WEEK.
+    let d = match unit {
+        Unit::Year | Unit::Quarter | Unit::Month | Unit::Week => flink_date(ts),
+        _ => ts.date(),
+    };
     let (y, m, _) = d.ymd();
     let day_start = |date: Date| Timestamp::from_millis(date.0 as i64 * MILLIS_PER_DAY);
     let trunc = |unit_ms: i64| Timestamp::from_millis(ts.millis.div_euclid(unit_ms) * unit_ms);
@@ -209,7 +225,7 @@ pub fn current_timestamp() -> Timestamp {
     Timestamp::from_millis(ms)
 }
 
-const MONTHS: [&str; 12] = [
+pub(crate) const MONTHS: [&str; 12] = [
     "January",
     "February",
     "March",
@@ -223,7 +239,7 @@ const MONTHS: [&str; 12] = [
     "November",
     "December",
 ];
-const DAYS: [&str; 7] = [
+pub(crate) const DAYS: [&str; 7] = [
     "Monday",
     "Tuesday",
     "Wednesday",
@@ -235,7 +251,7 @@ const DAYS: [&str; 7] = [
 
 /// A pattern element of a `SimpleDateFormat` pattern.
 #[derive(Clone, Debug, PartialEq)]
-enum Piece {
+pub(crate) enum Piece {
     Lit(String),
     Field(char, usize),
 }
@@ -243,7 +259,7 @@ enum Piece {
 /// A compiled `SimpleDateFormat` pattern (compile once per query).
 #[derive(Clone, Debug)]
 pub struct DatePattern {
-    pieces: Vec<Piece>,
+    pub(crate) pieces: Vec<Piece>,
 }
 
 impl DatePattern {
@@ -457,21 +473,53 @@ fn week_of_year_us(d: Date) -> i64 {
     (d.0 as i64 - jan1 as i64 + jan1_wd) / 7 + 1
 }
 
-/// TO_DATE(s) (default `yyyy-MM-dd`, lenient like CAST) or with a pattern.
+/// TO_DATE(s) (Flink's `parseDate`, as CAST) or with a pattern (Java's
+/// lenient `SimpleDateFormat`; see `pattern_parse`). When the text does not fit
+/// the pattern, Flink's `parseDate(s, fmt)` goes on with `Long.MIN_VALUE`
+/// milliseconds and yields the date 5471-09-27, not NULL; so does stmtc.
 pub fn to_date(s: &str, pattern: Option<&DatePattern>) -> Option<Date> {
     match pattern {
-        None => Date::parse_lenient(s.as_bytes()),
-        Some(p) => p.parse(s).map(Timestamp::date),
+        None => match super::datetime_parse::parse_date(s) {
+            super::datetime_parse::DateParse::Date(d) => Some(d),
+            _ => None,
+        },
+        Some(p) => Some(p.parse_lenient(s).map_or_else(
+            || Date::from_ymd(5471, 9, 27).unwrap_or_default(),
+            Timestamp::date,
+        )),
     }
 }
 
-/// TO_TIMESTAMP(s) (default `yyyy-MM-dd HH:mm:ss[.f]`) or with a pattern;
-/// the result is TIMESTAMP(3), so the fraction is cut to millis.
+/// TO_DATE(s) without a pattern as Flink runs it: NULL when the text is not a
+/// date, and a job failure when a part has more digits than an `int` holds
+/// (Flink's `NumberFormatException`, e.g. `TO_DATE('20240105103000')`).
+pub fn to_date_or_fail(s: &str) -> Result<Option<Date>, String> {
+    match super::datetime_parse::parse_date(s) {
+        super::datetime_parse::DateParse::Date(d) => Ok(Some(d)),
+        super::datetime_parse::DateParse::Invalid => Ok(None),
+        super::datetime_parse::DateParse::Overflow => Err(format!(
+            "TO_DATE('{s}'): java.lang.NumberFormatException: a part of the date is out of the int range"
+        )),
+    }
+}
+
+/// TO_TIMESTAMP(s) (Flink's `parseTimestampData`, as CAST) or with a pattern
+/// (java.time's `DateTimeFormatter`, SMART, then Flink's fallback to
+/// `Timestamp.valueOf` / `Date.valueOf`; see `pattern_parse`); TIMESTAMP(3).
 pub fn to_timestamp(s: &str, pattern: Option<&DatePattern>) -> Option<Timestamp> {
     match pattern {
-        None => Timestamp::parse_lenient(s.as_bytes()).map(|t| t.truncate(3)),
-        Some(p) => p.parse(s),
+        None => super::datetime_parse::parse_timestamp(s, 3),
+        Some(p) => p.parse_java_time(s).map(|t| t.truncate(3)),
     }
+}
+
+/// The text argument of DATE_FORMAT(string, fmt): Flink reads it with a
+/// lenient `SimpleDateFormat("yyyy-MM-dd HH:mm:ss")` (`'2024-01-05 24:00:00'`
+/// is the next midnight, trailing text is ignored, a date alone is NULL).
+pub fn date_format_input(s: &str) -> Option<Timestamp> {
+    static PATTERN: std::sync::LazyLock<DatePattern> =
+        std::sync::LazyLock::new(|| DatePattern::new("yyyy-MM-dd HH:mm:ss"));
+    PATTERN.parse_lenient(s)
 }
 
 #[cfg(test)]

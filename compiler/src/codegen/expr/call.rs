@@ -348,7 +348,8 @@ impl Gen<'_> {
             | F::Degrees
             | F::Radians => {
                 let body = match f {
-                    F::Sqrt => quote!(sqrt()),
+                    // Flink computes SQRT as POWER(x, 0.5): SQRT(-0.0) is 0.0.
+                    F::Sqrt => quote!(powf(0.5)),
                     F::Ln | F::Log => quote!(ln()),
                     F::Log10 => quote!(log10()),
                     // Flink: Math.log(x) / Math.log(2), not a true log2.
@@ -373,8 +374,8 @@ impl Gen<'_> {
             F::DateFormat => {
                 let ts = match args[0].ty.kind {
                     TypeKind::Timestamp(_) => quote!(Some(v)),
-                    // Text is read as `yyyy-MM-dd HH:mm:ss[.f]`; NULL if it is not.
-                    k if k.is_string() => quote!(#temporal::to_timestamp(&v, None)),
+                    // Text is read as Flink does (lenient `yyyy-MM-dd HH:mm:ss`); NULL if it is not.
+                    k if k.is_string() => quote!(#temporal::date_format_input(&v)),
                     _ => return Err(what()),
                 };
                 self.with_pattern(&args[0], &args[1], |p| quote!(#ts.map(|ts| #p.format(ts))))
@@ -386,6 +387,11 @@ impl Gen<'_> {
                     quote!(to_timestamp)
                 };
                 match args {
+                    // Flink fails the job on a date part beyond `int`.
+                    [_] if f == F::ToDate => self.strict_call(
+                        args,
+                        |v| quote!(#temporal::to_date_or_fail(&#(#v)*).map_err(rt::Error::new)?),
+                    ),
                     [_] => self.strict_call(args, |v| quote!(#temporal::#name(&#(#v)*, None))),
                     [s, p] => self.with_pattern(s, p, |p| quote!(#temporal::#name(&v, Some(&#p)))),
                     _ => Err(what()),

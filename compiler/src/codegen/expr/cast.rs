@@ -72,6 +72,9 @@ impl Gen<'_> {
 /// `rt::func::string::cast_length(.., n, pad)` when a cast to a string type
 /// may change the text's length.
 fn fit_length(from: TypeKind, to: TypeKind) -> Option<TokenStream> {
+    if from.is_binary() && to.is_binary() {
+        return fit_bytes(from, to);
+    }
     let source_length = match from {
         TypeKind::Char(n) | TypeKind::Varchar(n) => Some(n),
         _ => None,
@@ -85,6 +88,25 @@ fn fit_length(from: TypeKind, to: TypeKind) -> Option<TokenStream> {
         _ => return None,
     };
     Some(quote!(|s| rt::func::string::cast_length(String::from(s), #n, #pad)))
+}
+
+/// The same for BINARY(n) (cut, zero-padded) and VARBINARY(n) (cut), as
+/// Flink's casts between binary types (observed: `X'0102030405'` into a
+/// BINARY(3) column is `010203`, into BINARY(8) `0102030405000000`).
+fn fit_bytes(from: TypeKind, to: TypeKind) -> Option<TokenStream> {
+    let source_length = match from {
+        TypeKind::Binary(n) | TypeKind::Varbinary(n) => n,
+        _ => return None,
+    };
+    let (n, pad) = match to {
+        TypeKind::Varbinary(MAX_LENGTH) => return None,
+        TypeKind::Varbinary(n) if source_length <= n => return None,
+        TypeKind::Varbinary(n) => (n, false),
+        TypeKind::Binary(_) if from == to => return None,
+        TypeKind::Binary(n) => (n, true),
+        _ => return None,
+    };
+    Some(quote!(|b| rt::func::string::cast_bytes_length(b, #n, #pad)))
 }
 
 fn int_type(kind: TypeKind) -> Option<TokenStream> {
