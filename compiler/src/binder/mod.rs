@@ -11,6 +11,7 @@
 mod connectors;
 mod expr;
 mod literals;
+mod order_by;
 mod query;
 mod scope;
 mod streaming;

@@ -12,6 +12,7 @@ use sqlparser::ast::{
 };
 
 use super::expr::{contains_aggregate, ExprCx, Grouping};
+use super::order_by::sorted_projection;
 use super::scope::{Scope, ScopeColumn};
 use super::{cast_to_kind, Binder, CatalogEntry};
 use crate::diagnostics::{Diagnostic, Span};
@@ -30,8 +31,7 @@ impl Binder<'_> {
     /// Binds a query, reporting its errors; `None` if it did not bind.
     pub(crate) fn bind_query(&mut self, query: &sql::Query, fallback: Span) -> Option<Rel> {
         let span = self.span(query.span(), fallback);
-        if query.fetch.is_some()
-            || !query.locks.is_empty()
+        if !query.locks.is_empty()
             || query.for_clause.is_some()
             || query.settings.is_some()
             || query.format_clause.is_some()
@@ -39,7 +39,7 @@ impl Binder<'_> {
         {
             self.error(Diagnostic::unsupported(
                 span,
-                "FETCH, FOR, SETTINGS, FORMAT and pipe clauses",
+                "FOR, SETTINGS, FORMAT and pipe clauses",
             ));
             return None;
         }
@@ -78,15 +78,30 @@ impl Binder<'_> {
                 self.ctes.push((cte.alias.name.value.clone(), rel));
             }
         }
-        let body = self.bind_set_expr(&query.body, span)?;
-        let body = match &query.order_by {
-            None => body,
-            Some(order_by) => self.bind_order_by(order_by, body, span)?,
+        let body = match (query.body.as_ref(), &query.order_by) {
+            // ORDER BY of a SELECT sees its FROM clause, aliases and aggregates.
+            (SetExpr::Select(select), Some(order_by)) => {
+                let rel = self.bind_select_ordered(select, Some(order_by), span)?;
+                super::order_by::with_sort_span(rel, span)
+            }
+            (body, order_by) => {
+                let body = self.bind_set_expr(body, span)?;
+                match order_by {
+                    None => body,
+                    Some(order_by) => self.bind_order_by(order_by, body, span)?,
+                }
+            }
         };
-        match &query.limit_clause {
-            None => Some(body),
-            Some(limit) => self.bind_limit(limit, body, span),
+        if query.limit_clause.is_none() && query.fetch.is_none() {
+            return Some(body);
         }
+        self.bind_limit(
+            query.limit_clause.as_ref(),
+            query.fetch.as_ref(),
+            query.order_by.is_some(),
+            body,
+            span,
+        )
     }
 
     fn bind_set_expr(&mut self, body: &SetExpr, span: Span) -> Option<Rel> {
@@ -299,6 +314,15 @@ impl Binder<'_> {
     }
 
     fn bind_select(&mut self, select: &sql::Select, fallback: Span) -> Option<Rel> {
+        self.bind_select_ordered(select, None, fallback)
+    }
+
+    fn bind_select_ordered(
+        &mut self,
+        select: &sql::Select,
+        order_by: Option<&sql::OrderBy>,
+        fallback: Span,
+    ) -> Option<Rel> {
         let span = self.span(select.span(), fallback);
         let unsupported_clause = [
             (select.top.is_some(), "TOP"),
@@ -377,7 +401,7 @@ impl Binder<'_> {
             });
 
         let rel = if grouped {
-            self.bind_grouped_select(select, group_exprs, input, scope, span)?
+            self.bind_grouped_select(select, group_exprs, input, scope, order_by, distinct, span)?
         } else {
             let mut exprs = Vec::new();
             let mut names = Vec::new();
@@ -399,17 +423,30 @@ impl Binder<'_> {
             if !ok {
                 return None;
             }
+            if let Some(order_by) = order_by {
+                let keys = self.bind_select_order_by(
+                    order_by, select, &exprs, &names, &scope, None, distinct, span,
+                )?;
+                return Some(sorted_projection(input, exprs, names, keys, distinct, span));
+            }
             project(input, exprs, names, span)
         };
-        Some(if distinct { distinct_of(rel) } else { rel })
+        Some(if distinct && order_by.is_none() {
+            distinct_of(rel)
+        } else {
+            rel
+        })
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn bind_grouped_select(
         &mut self,
         select: &sql::Select,
         group_exprs: &[sql::Expr],
         input: Rel,
         scope: Scope,
+        order_by: Option<&sql::OrderBy>,
+        distinct: bool,
         span: Span,
     ) -> Option<Rel> {
         let mut keys = Vec::new();
@@ -488,6 +525,19 @@ impl Binder<'_> {
         if !ok {
             return None;
         }
+        let order_keys = match order_by {
+            Some(order_by) => Some(self.bind_select_order_by(
+                order_by,
+                select,
+                &exprs,
+                &names,
+                &scope,
+                Some(&mut grouping),
+                distinct,
+                span,
+            )?),
+            None => None,
+        };
         // keys ++ args, then aggregate, then HAVING, then the SELECT list.
         let mut pre_exprs = keys;
         pre_exprs.extend(grouping.args.iter().cloned().map(|mut a| {
@@ -519,7 +569,10 @@ impl Binder<'_> {
             Some(h) => filter(aggregate, h),
             None => aggregate,
         };
-        Some(project(aggregate, exprs, names, span))
+        Some(match order_keys {
+            Some(keys) => sorted_projection(aggregate, exprs, names, keys, distinct, span),
+            None => project(aggregate, exprs, names, span),
+        })
     }
 
     /// One SELECT item: an expression with its output name, or a `*` expansion.
@@ -1238,20 +1291,29 @@ impl Binder<'_> {
         Some(project(sorted, exprs, names, span))
     }
 
-    fn bind_limit(&mut self, limit: &LimitClause, input: Rel, span: Span) -> Option<Rel> {
+    /// `LIMIT n [OFFSET m]`, `[OFFSET m ROW[S]] FETCH FIRST|NEXT n ROW[S] ONLY`.
+    fn bind_limit(
+        &mut self,
+        limit: Option<&LimitClause>,
+        fetch: Option<&sql::Fetch>,
+        ordered: bool,
+        input: Rel,
+        span: Span,
+    ) -> Option<Rel> {
         let (limit, offset) = match limit {
-            LimitClause::LimitOffset {
+            None => (None, None),
+            Some(LimitClause::LimitOffset {
                 limit,
                 offset,
                 limit_by,
-            } => {
+            }) => {
                 if !limit_by.is_empty() {
                     self.error(Diagnostic::unsupported(span, "LIMIT BY"));
                     return None;
                 }
                 (limit.as_ref(), offset.as_ref().map(|o| &o.value))
             }
-            LimitClause::OffsetCommaLimit { .. } => {
+            Some(LimitClause::OffsetCommaLimit { .. }) => {
                 self.error(Diagnostic::unsupported(span, "LIMIT offset, count"));
                 return None;
             }
@@ -1283,9 +1345,47 @@ impl Binder<'_> {
                 }
             }
         };
-        let limit = count(limit, "LIMIT").ok()?;
+        let limit = match fetch {
+            None => count(limit, "LIMIT").ok()?,
+            Some(fetch) => {
+                let refused = if limit.is_some() {
+                    Some("LIMIT and FETCH in one query")
+                } else if fetch.with_ties {
+                    Some("FETCH ... WITH TIES")
+                } else if fetch.percent {
+                    Some("FETCH ... PERCENT")
+                } else if fetch.quantity.is_none() {
+                    Some("FETCH FIRST ROW ONLY without a row count")
+                } else {
+                    None
+                };
+                if let Some(what) = refused {
+                    // Flink's parser refuses each of these ("Encountered ...").
+                    self.error(Diagnostic::error(
+                        span,
+                        format!("{what} is not valid Flink SQL (Flink's parser refuses it)"),
+                    ));
+                    return None;
+                }
+                count(fetch.quantity.as_ref(), "FETCH").ok()?
+            }
+        };
         let offset = count(offset, "OFFSET").ok()?;
-        // A LIMIT applies to the sort below it, if any (ORDER BY ... LIMIT is a top-N).
+        if ordered && offset.is_some() && limit.is_none() {
+            // Flink 2.3's batch planner: "Not support limitEnd is max value now!"
+            self.error(Diagnostic::error(
+                span,
+                "ORDER BY with OFFSET needs a LIMIT or FETCH: Flink does not support a sort \
+                 limit without an end (\"Not support limitEnd is max value now!\")",
+            ));
+            return None;
+        }
+        // A LIMIT applies to the sort below it, if any (ORDER BY ... LIMIT is a top-N),
+        // also below the projection that drops hidden sort keys.
+        let mut input = input;
+        if super::order_by::bound_hidden_sort(&mut input, offset, limit) {
+            return Some(input);
+        }
         let schema = input.schema.clone();
         match input.kind {
             RelKind::Sort {
@@ -1409,7 +1509,7 @@ pub(crate) fn project(input: Rel, exprs: Vec<Expr>, names: Vec<String>, span: Sp
 }
 
 /// `SELECT DISTINCT`: group by every column, no aggregate calls.
-fn distinct_of(input: Rel) -> Rel {
+pub(crate) fn distinct_of(input: Rel) -> Rel {
     let schema = input.schema.clone();
     let span = input.span;
     let group = (0..schema.len()).collect();
