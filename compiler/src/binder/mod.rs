@@ -13,7 +13,9 @@ mod expr;
 mod literals;
 mod order_by;
 mod query;
+mod row_in;
 mod scope;
+mod set_ops;
 mod streaming;
 
 pub(crate) use streaming::check_streaming;

@@ -118,6 +118,28 @@ impl Binder<'_> {
                 let distinct = match (op, set_quantifier) {
                     (SetOperator::Union, SetQuantifier::All) => false,
                     (SetOperator::Union, SetQuantifier::None | SetQuantifier::Distinct) => true,
+                    (
+                        SetOperator::Intersect | SetOperator::Except,
+                        SetQuantifier::None | SetQuantifier::Distinct,
+                    ) => {
+                        let set_op = if *op == SetOperator::Intersect {
+                            super::set_ops::SetOp::Intersect
+                        } else {
+                            super::set_ops::SetOp::Except
+                        };
+                        let spans = [self.span(left.span(), span), self.span(right.span(), span)];
+                        let l = self.bind_set_expr(left, span);
+                        let r = self.bind_set_expr(right, span);
+                        return self.intersect_or_except(set_op, l?, r?, &spans, span);
+                    }
+                    (SetOperator::Minus, _) => {
+                        // Flink's parser: "MINUS is not allowed under the current SQL conformance level".
+                        self.error(Diagnostic::error(
+                            span,
+                            "MINUS is not allowed under Flink's SQL conformance level: write EXCEPT",
+                        ));
+                        return None;
+                    }
                     (op, q) => {
                         self.error(Diagnostic::unsupported(span, format!("{op} {q}").trim()));
                         return None;
@@ -171,7 +193,12 @@ impl Binder<'_> {
     /// UNION ALL: same column count, each column cast to the common type.
     /// `spans` are the operands' own spans: a count mismatch points at the
     /// shorter of the first operand and the first one that differs.
-    fn union_all(&mut self, inputs: Vec<Rel>, spans: &[Span], span: Span) -> Option<Rel> {
+    pub(super) fn union_all(
+        &mut self,
+        inputs: Vec<Rel>,
+        spans: &[Span],
+        span: Span,
+    ) -> Option<Rel> {
         let arity = inputs[0].schema.len();
         if let Some((i, bad)) = inputs
             .iter()
