@@ -10,6 +10,7 @@
 
 mod connectors;
 mod expr;
+mod grouping;
 mod literals;
 mod order_by;
 mod query;

@@ -413,12 +413,27 @@ impl Binder<'_> {
             _ => {
                 self.error(Diagnostic::unsupported(
                     span,
-                    "GROUP BY ALL, ROLLUP, CUBE and GROUPING SETS",
+                    "GROUP BY ALL and WITH ROLLUP/CUBE",
                 ));
                 return None;
             }
         };
+        let grouping_sets = super::grouping::expand_group_by(group_exprs);
+        let expanded_keys;
+        let (group_exprs, sets) = match &grouping_sets {
+            Some(g) => {
+                expanded_keys = g.keys.clone();
+                let all = g.sets.len() == 1 && g.sets[0].len() == g.keys.len();
+                (&expanded_keys[..], (!all).then_some(&g.sets[..]))
+            }
+            None => (group_exprs, None),
+        };
+        if let Some(d) = super::grouping::grouping_function_refusal(select, order_by, self, span) {
+            self.error(d);
+            return None;
+        }
         let grouped = !group_exprs.is_empty()
+            || grouping_sets.is_some()
             || select.having.is_some()
             || select.projection.iter().any(|item| match item {
                 SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
@@ -428,7 +443,16 @@ impl Binder<'_> {
             });
 
         let rel = if grouped {
-            self.bind_grouped_select(select, group_exprs, input, scope, order_by, distinct, span)?
+            self.bind_grouped_select(
+                select,
+                group_exprs,
+                sets,
+                input,
+                scope,
+                order_by,
+                distinct,
+                span,
+            )?
         } else {
             let mut exprs = Vec::new();
             let mut names = Vec::new();
@@ -470,6 +494,7 @@ impl Binder<'_> {
         &mut self,
         select: &sql::Select,
         group_exprs: &[sql::Expr],
+        sets: Option<&[Vec<usize>]>,
         input: Rel,
         scope: Scope,
         order_by: Option<&sql::OrderBy>,
@@ -583,14 +608,55 @@ impl Binder<'_> {
                 ty: agg.ty,
             });
         }
-        let aggregate = Rel {
-            kind: RelKind::Aggregate {
-                input: Box::new(pre),
-                group: (0..key_count).collect(),
-                aggregates: grouping.aggregates,
-            },
-            schema,
-            span,
+        let (aggregate, having, exprs, order_keys) = match sets {
+            None => (
+                Rel {
+                    kind: RelKind::Aggregate {
+                        input: Box::new(pre),
+                        group: (0..key_count).collect(),
+                        aggregates: grouping.aggregates,
+                    },
+                    schema,
+                    span,
+                },
+                having,
+                exprs,
+                order_keys,
+            ),
+            Some(sets) => {
+                use super::grouping::retype;
+                use super::order_by::{KeyExpr, OrderKey};
+                let aggregate = super::grouping::grouping_sets_aggregate(
+                    pre,
+                    key_count,
+                    grouping.aggregates,
+                    sets,
+                    span,
+                );
+                let having = having.map(|h| retype(&h, &aggregate.schema));
+                let exprs: Vec<Expr> = exprs.iter().map(|e| retype(e, &aggregate.schema)).collect();
+                let outputs: Vec<Field> = exprs
+                    .iter()
+                    .map(|e| Field {
+                        name: String::new(),
+                        ty: e.ty,
+                    })
+                    .collect();
+                let order_keys = order_keys.map(|keys| {
+                    keys.into_iter()
+                        .map(|k| OrderKey {
+                            key: match k.key {
+                                KeyExpr::Output(e) => KeyExpr::Output(retype(&e, &outputs)),
+                                KeyExpr::Hidden(e) => {
+                                    KeyExpr::Hidden(retype(&e, &aggregate.schema))
+                                }
+                            },
+                            ..k
+                        })
+                        .collect()
+                });
+                (aggregate, having, exprs, order_keys)
+            }
         };
         let aggregate = match having {
             Some(h) => filter(aggregate, h),
