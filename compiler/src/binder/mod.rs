@@ -10,9 +10,13 @@
 
 mod connectors;
 mod expr;
+mod grouping;
 mod literals;
+mod order_by;
 mod query;
+mod row_in;
 mod scope;
+mod set_ops;
 mod streaming;
 mod subquery;
 

@@ -12,6 +12,7 @@ use sqlparser::ast::{
 };
 
 use super::expr::{contains_aggregate, ExprCx, Grouping};
+use super::order_by::sorted_projection;
 use super::scope::{Scope, ScopeColumn};
 use super::{cast_to_kind, Binder, CatalogEntry};
 use crate::diagnostics::{Diagnostic, Span};
@@ -30,8 +31,7 @@ impl Binder<'_> {
     /// Binds a query, reporting its errors; `None` if it did not bind.
     pub(crate) fn bind_query(&mut self, query: &sql::Query, fallback: Span) -> Option<Rel> {
         let span = self.span(query.span(), fallback);
-        if query.fetch.is_some()
-            || !query.locks.is_empty()
+        if !query.locks.is_empty()
             || query.for_clause.is_some()
             || query.settings.is_some()
             || query.format_clause.is_some()
@@ -39,7 +39,7 @@ impl Binder<'_> {
         {
             self.error(Diagnostic::unsupported(
                 span,
-                "FETCH, FOR, SETTINGS, FORMAT and pipe clauses",
+                "FOR, SETTINGS, FORMAT and pipe clauses",
             ));
             return None;
         }
@@ -78,15 +78,30 @@ impl Binder<'_> {
                 self.ctes.push((cte.alias.name.value.clone(), rel));
             }
         }
-        let body = self.bind_set_expr(&query.body, span)?;
-        let body = match &query.order_by {
-            None => body,
-            Some(order_by) => self.bind_order_by(order_by, body, span)?,
+        let body = match (query.body.as_ref(), &query.order_by) {
+            // ORDER BY of a SELECT sees its FROM clause, aliases and aggregates.
+            (SetExpr::Select(select), Some(order_by)) => {
+                let rel = self.bind_select_ordered(select, Some(order_by), span)?;
+                super::order_by::with_sort_span(rel, span)
+            }
+            (body, order_by) => {
+                let body = self.bind_set_expr(body, span)?;
+                match order_by {
+                    None => body,
+                    Some(order_by) => self.bind_order_by(order_by, body, span)?,
+                }
+            }
         };
-        match &query.limit_clause {
-            None => Some(body),
-            Some(limit) => self.bind_limit(limit, body, span),
+        if query.limit_clause.is_none() && query.fetch.is_none() {
+            return Some(body);
         }
+        self.bind_limit(
+            query.limit_clause.as_ref(),
+            query.fetch.as_ref(),
+            query.order_by.is_some(),
+            body,
+            span,
+        )
     }
 
     fn bind_set_expr(&mut self, body: &SetExpr, span: Span) -> Option<Rel> {
@@ -103,6 +118,28 @@ impl Binder<'_> {
                 let distinct = match (op, set_quantifier) {
                     (SetOperator::Union, SetQuantifier::All) => false,
                     (SetOperator::Union, SetQuantifier::None | SetQuantifier::Distinct) => true,
+                    (
+                        SetOperator::Intersect | SetOperator::Except,
+                        SetQuantifier::None | SetQuantifier::Distinct,
+                    ) => {
+                        let set_op = if *op == SetOperator::Intersect {
+                            super::set_ops::SetOp::Intersect
+                        } else {
+                            super::set_ops::SetOp::Except
+                        };
+                        let spans = [self.span(left.span(), span), self.span(right.span(), span)];
+                        let l = self.bind_set_expr(left, span);
+                        let r = self.bind_set_expr(right, span);
+                        return self.intersect_or_except(set_op, l?, r?, &spans, span);
+                    }
+                    (SetOperator::Minus, _) => {
+                        // Flink's parser: "MINUS is not allowed under the current SQL conformance level".
+                        self.error(Diagnostic::error(
+                            span,
+                            "MINUS is not allowed under Flink's SQL conformance level: write EXCEPT",
+                        ));
+                        return None;
+                    }
                     (op, q) => {
                         self.error(Diagnostic::unsupported(span, format!("{op} {q}").trim()));
                         return None;
@@ -156,7 +193,12 @@ impl Binder<'_> {
     /// UNION ALL: same column count, each column cast to the common type.
     /// `spans` are the operands' own spans: a count mismatch points at the
     /// shorter of the first operand and the first one that differs.
-    fn union_all(&mut self, inputs: Vec<Rel>, spans: &[Span], span: Span) -> Option<Rel> {
+    pub(super) fn union_all(
+        &mut self,
+        inputs: Vec<Rel>,
+        spans: &[Span],
+        span: Span,
+    ) -> Option<Rel> {
         let arity = inputs[0].schema.len();
         if let Some((i, bad)) = inputs
             .iter()
@@ -299,12 +341,21 @@ impl Binder<'_> {
     }
 
     fn bind_select(&mut self, select: &sql::Select, fallback: Span) -> Option<Rel> {
+        self.bind_select_ordered(select, None, fallback)
+    }
+
+    fn bind_select_ordered(
+        &mut self,
+        select: &sql::Select,
+        order_by: Option<&sql::OrderBy>,
+        fallback: Span,
+    ) -> Option<Rel> {
         // A correlated subquery's own SELECT takes the enclosing scope; its
         // clauses other than WHERE (and its derived tables) see no subquery
         // frame of an enclosing clause.
         let correlation = self.take_correlation();
         self.open_subquery_barrier();
-        let rel = self.bind_select_body(select, fallback, correlation);
+        let rel = self.bind_select_body(select, order_by, fallback, correlation);
         self.close_subquery_barrier();
         rel
     }
@@ -312,6 +363,7 @@ impl Binder<'_> {
     fn bind_select_body(
         &mut self,
         select: &sql::Select,
+        order_by: Option<&sql::OrderBy>,
         fallback: Span,
         correlation: Option<Scope>,
     ) -> Option<Rel> {
@@ -379,12 +431,27 @@ impl Binder<'_> {
             _ => {
                 self.error(Diagnostic::unsupported(
                     span,
-                    "GROUP BY ALL, ROLLUP, CUBE and GROUPING SETS",
+                    "GROUP BY ALL and WITH ROLLUP/CUBE",
                 ));
                 return None;
             }
         };
+        let grouping_sets = super::grouping::expand_group_by(group_exprs);
+        let expanded_keys;
+        let (group_exprs, sets) = match &grouping_sets {
+            Some(g) => {
+                expanded_keys = g.keys.clone();
+                let all = g.sets.len() == 1 && g.sets[0].len() == g.keys.len();
+                (&expanded_keys[..], (!all).then_some(&g.sets[..]))
+            }
+            None => (group_exprs, None),
+        };
+        if let Some(d) = super::grouping::grouping_function_refusal(select, order_by, self, span) {
+            self.error(d);
+            return None;
+        }
         let grouped = !group_exprs.is_empty()
+            || grouping_sets.is_some()
             || select.having.is_some()
             || select.projection.iter().any(|item| match item {
                 SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
@@ -394,7 +461,17 @@ impl Binder<'_> {
             });
 
         let rel = if grouped {
-            self.bind_grouped_select(select, group_exprs, input, scope, span, correlated)?
+            self.bind_grouped_select(
+                select,
+                group_exprs,
+                sets,
+                input,
+                scope,
+                order_by,
+                distinct,
+                span,
+                correlated,
+            )?
         } else {
             let mut exprs = Vec::new();
             let mut names = Vec::new();
@@ -419,20 +496,41 @@ impl Binder<'_> {
                 return None;
             }
             let input = self.close_subquery_frame(input, &mut exprs);
+            if let Some(order_by) = order_by {
+                if !correlated.is_empty() {
+                    self.error(Diagnostic::unsupported(
+                        span,
+                        "ORDER BY in a correlated subquery",
+                    ));
+                    return None;
+                }
+                let keys = self.bind_select_order_by(
+                    order_by, select, &exprs, &names, &scope, None, distinct, span,
+                )?;
+                return Some(sorted_projection(input, exprs, names, keys, distinct, span));
+            }
             if !correlated.is_empty() {
                 self.correlate_plain(correlated, &mut exprs, &mut names, &input);
             }
             project(input, exprs, names, span)
         };
-        Some(if distinct { distinct_of(rel) } else { rel })
+        Some(if distinct && order_by.is_none() {
+            distinct_of(rel)
+        } else {
+            rel
+        })
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn bind_grouped_select(
         &mut self,
         select: &sql::Select,
         group_exprs: &[sql::Expr],
+        sets: Option<&[Vec<usize>]>,
         input: Rel,
         scope: Scope,
+        order_by: Option<&sql::OrderBy>,
+        distinct: bool,
         span: Span,
         correlated: Vec<Expr>,
     ) -> Option<Rel> {
@@ -550,6 +648,19 @@ impl Binder<'_> {
             self.drop_subquery_frame();
             return None;
         }
+        let order_keys = match order_by {
+            Some(order_by) => Some(self.bind_select_order_by(
+                order_by,
+                select,
+                &exprs,
+                &names,
+                &scope,
+                Some(&mut grouping),
+                distinct,
+                span,
+            )?),
+            None => None,
+        };
         // keys ++ args, then aggregate, then HAVING, then the SELECT list.
         let mut pre_exprs = keys;
         pre_exprs.extend(grouping.args.iter().cloned().map(|mut a| {
@@ -568,14 +679,55 @@ impl Binder<'_> {
                 ty: agg.ty,
             });
         }
-        let aggregate = Rel {
-            kind: RelKind::Aggregate {
-                input: Box::new(pre),
-                group: (0..key_count).collect(),
-                aggregates: grouping.aggregates,
-            },
-            schema,
-            span,
+        let (aggregate, having, mut exprs, order_keys) = match sets {
+            None => (
+                Rel {
+                    kind: RelKind::Aggregate {
+                        input: Box::new(pre),
+                        group: (0..key_count).collect(),
+                        aggregates: grouping.aggregates,
+                    },
+                    schema,
+                    span,
+                },
+                having,
+                exprs,
+                order_keys,
+            ),
+            Some(sets) => {
+                use super::grouping::retype;
+                use super::order_by::{KeyExpr, OrderKey};
+                let aggregate = super::grouping::grouping_sets_aggregate(
+                    pre,
+                    key_count,
+                    grouping.aggregates,
+                    sets,
+                    span,
+                );
+                let having = having.map(|h| retype(&h, &aggregate.schema));
+                let exprs: Vec<Expr> = exprs.iter().map(|e| retype(e, &aggregate.schema)).collect();
+                let outputs: Vec<Field> = exprs
+                    .iter()
+                    .map(|e| Field {
+                        name: String::new(),
+                        ty: e.ty,
+                    })
+                    .collect();
+                let order_keys = order_keys.map(|keys| {
+                    keys.into_iter()
+                        .map(|k| OrderKey {
+                            key: match k.key {
+                                KeyExpr::Output(e) => KeyExpr::Output(retype(&e, &outputs)),
+                                KeyExpr::Hidden(e) => {
+                                    KeyExpr::Hidden(retype(&e, &aggregate.schema))
+                                }
+                            },
+                            ..k
+                        })
+                        .collect()
+                });
+                (aggregate, having, exprs, order_keys)
+            }
         };
         // Scalar subqueries of SELECT and HAVING join the aggregate's rows.
         let has_having = having.is_some();
@@ -587,7 +739,17 @@ impl Binder<'_> {
             None => aggregate,
         };
         if outer_sides.is_empty() {
-            return Some(project(aggregate, exprs, names, span));
+            return Some(match order_keys {
+                Some(keys) => sorted_projection(aggregate, exprs, names, keys, distinct, span),
+                None => project(aggregate, exprs, names, span),
+            });
+        }
+        if order_keys.is_some() {
+            self.error(Diagnostic::unsupported(
+                span,
+                "ORDER BY in a correlated subquery",
+            ));
+            return None;
         }
         let visible = exprs.len();
         for (i, name) in key_names[user_keys..].iter().enumerate() {
@@ -1327,20 +1489,29 @@ impl Binder<'_> {
         Some(project(sorted, exprs, names, span))
     }
 
-    fn bind_limit(&mut self, limit: &LimitClause, input: Rel, span: Span) -> Option<Rel> {
+    /// `LIMIT n [OFFSET m]`, `[OFFSET m ROW[S]] FETCH FIRST|NEXT n ROW[S] ONLY`.
+    fn bind_limit(
+        &mut self,
+        limit: Option<&LimitClause>,
+        fetch: Option<&sql::Fetch>,
+        ordered: bool,
+        input: Rel,
+        span: Span,
+    ) -> Option<Rel> {
         let (limit, offset) = match limit {
-            LimitClause::LimitOffset {
+            None => (None, None),
+            Some(LimitClause::LimitOffset {
                 limit,
                 offset,
                 limit_by,
-            } => {
+            }) => {
                 if !limit_by.is_empty() {
                     self.error(Diagnostic::unsupported(span, "LIMIT BY"));
                     return None;
                 }
                 (limit.as_ref(), offset.as_ref().map(|o| &o.value))
             }
-            LimitClause::OffsetCommaLimit { .. } => {
+            Some(LimitClause::OffsetCommaLimit { .. }) => {
                 self.error(Diagnostic::unsupported(span, "LIMIT offset, count"));
                 return None;
             }
@@ -1372,9 +1543,47 @@ impl Binder<'_> {
                 }
             }
         };
-        let limit = count(limit, "LIMIT").ok()?;
+        let limit = match fetch {
+            None => count(limit, "LIMIT").ok()?,
+            Some(fetch) => {
+                let refused = if limit.is_some() {
+                    Some("LIMIT and FETCH in one query")
+                } else if fetch.with_ties {
+                    Some("FETCH ... WITH TIES")
+                } else if fetch.percent {
+                    Some("FETCH ... PERCENT")
+                } else if fetch.quantity.is_none() {
+                    Some("FETCH FIRST ROW ONLY without a row count")
+                } else {
+                    None
+                };
+                if let Some(what) = refused {
+                    // Flink's parser refuses each of these ("Encountered ...").
+                    self.error(Diagnostic::error(
+                        span,
+                        format!("{what} is not valid Flink SQL (Flink's parser refuses it)"),
+                    ));
+                    return None;
+                }
+                count(fetch.quantity.as_ref(), "FETCH").ok()?
+            }
+        };
         let offset = count(offset, "OFFSET").ok()?;
-        // A LIMIT applies to the sort below it, if any (ORDER BY ... LIMIT is a top-N).
+        if ordered && offset.is_some() && limit.is_none() {
+            // Flink 2.3's batch planner: "Not support limitEnd is max value now!"
+            self.error(Diagnostic::error(
+                span,
+                "ORDER BY with OFFSET needs a LIMIT or FETCH: Flink does not support a sort \
+                 limit without an end (\"Not support limitEnd is max value now!\")",
+            ));
+            return None;
+        }
+        // A LIMIT applies to the sort below it, if any (ORDER BY ... LIMIT is a top-N),
+        // also below the projection that drops hidden sort keys.
+        let mut input = input;
+        if super::order_by::bound_hidden_sort(&mut input, offset, limit) {
+            return Some(input);
+        }
         let schema = input.schema.clone();
         match input.kind {
             RelKind::Sort {
@@ -1498,7 +1707,7 @@ pub(crate) fn project(input: Rel, exprs: Vec<Expr>, names: Vec<String>, span: Sp
 }
 
 /// `SELECT DISTINCT`: group by every column, no aggregate calls.
-fn distinct_of(input: Rel) -> Rel {
+pub(crate) fn distinct_of(input: Rel) -> Rel {
     let schema = input.schema.clone();
     let span = input.span;
     let group = (0..schema.len()).collect();

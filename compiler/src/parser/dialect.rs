@@ -35,6 +35,11 @@ impl Dialect for FlinkDialect {
         true
     }
 
+    /// `GROUP BY ROLLUP(...)`, `CUBE(...)`, `GROUPING SETS (...)`, `()`.
+    fn supports_group_by_expr(&self) -> bool {
+        true
+    }
+
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
         let is_table_word = matches!(
             &parser.peek_token_ref().token,

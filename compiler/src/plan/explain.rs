@@ -50,7 +50,7 @@ impl<'a> Ctx<'a> {
                 feeds[input.index()].extend(mine.iter().copied());
             }
         }
-        let feeds = feeds
+        let feeds: Vec<Vec<String>> = feeds
             .into_iter()
             .map(|set| {
                 set.into_iter()
@@ -61,13 +61,23 @@ impl<'a> Ctx<'a> {
                     .collect()
             })
             .collect();
+        let twins = {
+            // Only copies made for other INSERTs: within one INSERT two
+            // aggregates of the same shape are two computations (grouping
+            // sets), not a sharing decision.
+            let mut twins = super::sharing::unshared_twins(plan);
+            for (i, list) in twins.iter_mut().enumerate() {
+                list.retain(|(other, _)| feeds[other.index()] != feeds[i]);
+            }
+            twins
+        };
         Ctx {
             plan,
             details,
             rows,
             edges: plan.consumer_counts(),
             feeds,
-            twins: super::sharing::unshared_twins(plan),
+            twins,
         }
     }
 

@@ -1,0 +1,274 @@
+//! GROUPING SETS, ROLLUP and CUBE.
+//!
+//! `GROUP BY` elements expand to a list of grouping sets (the cross product
+//! of each element's sets: a plain key is one set of itself, `ROLLUP(a, b)`
+//! is `(a, b), (a), ()`, `CUBE(a, b)` every subset, `GROUPING SETS (...)`
+//! its sets). The query then binds as a GROUP BY over every key that occurs
+//! in some set; its aggregate becomes one aggregate per grouping set over
+//! the same pre-aggregation projection (so the input is read and projected
+//! once: every row is pushed into each set's hash table in the same pass),
+//! each grouped by its keys plus a literal set number (so duplicate sets
+//! emit their groups once per set, as Flink does, and an empty input gives
+//! no rows, as Flink's Expand-based plan does), with the keys outside the
+//! set NULL, and a UNION ALL of them. Key columns missing from some set are
+//! nullable in the output; expressions over them are retyped accordingly.
+//! `GROUPING()` / `GROUPING_ID()` are not supported yet.
+
+use sqlparser::ast::{self as sql, Spanned};
+
+use super::Binder;
+use crate::diagnostics::Diagnostic;
+
+use crate::diagnostics::Span;
+use crate::ir::{self, AggregateCall, Expr, ExprKind, Field, Literal, Rel, RelKind};
+use crate::types::{DataType, TypeKind};
+
+use super::query::project;
+
+/// The expanded GROUP BY: the distinct keys in order of first appearance,
+/// and each grouping set as positions into them.
+pub(crate) struct GroupingSets {
+    pub keys: Vec<sql::Expr>,
+    pub sets: Vec<Vec<usize>>,
+}
+
+/// `None` when the GROUP BY has no ROLLUP, CUBE or GROUPING SETS element.
+pub(crate) fn expand_group_by(elements: &[sql::Expr]) -> Option<GroupingSets> {
+    if !elements.iter().any(|e| {
+        matches!(
+            e,
+            sql::Expr::Rollup(_)
+                | sql::Expr::Cube(_)
+                | sql::Expr::GroupingSets(_)
+                | sql::Expr::Tuple(_)
+        )
+    }) {
+        return None;
+    }
+    let mut keys: Vec<sql::Expr> = Vec::new();
+    let mut key_of = |e: &sql::Expr| -> usize {
+        let text = e.to_string();
+        match keys.iter().position(|k| k.to_string() == text) {
+            Some(i) => i,
+            None => {
+                keys.push(e.clone());
+                keys.len() - 1
+            }
+        }
+    };
+    let mut product: Vec<Vec<usize>> = vec![Vec::new()];
+    for element in elements {
+        let element_sets: Vec<Vec<usize>> = match element {
+            sql::Expr::Rollup(lists) => {
+                let lists: Vec<Vec<usize>> = lists
+                    .iter()
+                    .map(|l| l.iter().map(&mut key_of).collect())
+                    .collect();
+                (0..=lists.len())
+                    .rev()
+                    .map(|n| lists[..n].concat())
+                    .collect()
+            }
+            sql::Expr::Cube(lists) => {
+                let lists: Vec<Vec<usize>> = lists
+                    .iter()
+                    .map(|l| l.iter().map(&mut key_of).collect())
+                    .collect();
+                let n = lists.len();
+                (0..1usize << n)
+                    .rev()
+                    .map(|mask| {
+                        (0..n)
+                            .filter(|i| mask & (1 << (n - 1 - i)) != 0)
+                            .flat_map(|i| lists[i].clone())
+                            .collect()
+                    })
+                    .collect()
+            }
+            sql::Expr::GroupingSets(lists) => lists
+                .iter()
+                .map(|l| l.iter().map(&mut key_of).collect())
+                .collect(),
+            // `()` is the empty set; `(a, b)` groups by a and b.
+            sql::Expr::Tuple(items) => vec![items.iter().map(&mut key_of).collect()],
+            e => vec![vec![key_of(e)]],
+        };
+        product = product
+            .iter()
+            .flat_map(|p| {
+                element_sets.iter().map(move |s| {
+                    let mut set = p.clone();
+                    for k in s {
+                        if !set.contains(k) {
+                            set.push(*k);
+                        }
+                    }
+                    set
+                })
+            })
+            .collect();
+    }
+    Some(GroupingSets {
+        keys,
+        sets: product,
+    })
+}
+
+/// One aggregate per grouping set over `pre` (keys ++ aggregate arguments),
+/// unioned: output is the `key_count` keys (NULL outside the set) followed
+/// by the aggregates.
+pub(crate) fn grouping_sets_aggregate(
+    pre: Rel,
+    key_count: usize,
+    aggregates: Vec<AggregateCall>,
+    sets: &[Vec<usize>],
+    span: Span,
+) -> Rel {
+    let pre_arity = pre.schema.len();
+    let missing_somewhere = |k: usize| sets.iter().any(|s| !s.contains(&k));
+    let mut schema: Vec<Field> = pre.schema[..key_count]
+        .iter()
+        .enumerate()
+        .map(|(k, f)| Field {
+            name: f.name.clone(),
+            ty: DataType::new(f.ty.kind, f.ty.nullable || missing_somewhere(k)),
+        })
+        .collect();
+    schema.extend(aggregates.iter().map(|a| Field {
+        name: a.name.clone(),
+        ty: a.ty,
+    }));
+    let column = |i: usize, ty: DataType| Expr {
+        kind: ExprKind::Column(i),
+        ty,
+        span,
+    };
+    let set_ty = DataType::not_null(TypeKind::Int);
+    let mut branches = Vec::new();
+    for (n, set) in sets.iter().enumerate() {
+        let mut exprs: Vec<Expr> = pre
+            .schema
+            .iter()
+            .enumerate()
+            .map(|(i, f)| column(i, f.ty))
+            .collect();
+        exprs.push(Expr {
+            kind: ExprKind::Literal(Literal::Integer(n as i64)),
+            ty: set_ty,
+            span,
+        });
+        let mut names: Vec<String> = pre.schema.iter().map(|f| f.name.clone()).collect();
+        names.push("$grouping_set".into());
+        let tagged = project(pre.clone(), exprs, names, span);
+        let mut group: Vec<usize> = set.clone();
+        group.push(pre_arity);
+        let mut agg_schema: Vec<Field> = group.iter().map(|&g| tagged.schema[g].clone()).collect();
+        agg_schema.extend(aggregates.iter().map(|a| Field {
+            name: a.name.clone(),
+            ty: a.ty,
+        }));
+        let aggregate = Rel {
+            kind: RelKind::Aggregate {
+                input: Box::new(tagged),
+                group: group.clone(),
+                aggregates: aggregates.clone(),
+            },
+            schema: agg_schema.clone(),
+            span,
+        };
+        let mut out = Vec::new();
+        for (k, field) in schema.iter().enumerate().take(key_count) {
+            out.push(match set.iter().position(|&s| s == k) {
+                Some(p) => column(p, agg_schema[p].ty),
+                None => Expr {
+                    kind: ExprKind::Literal(Literal::Null),
+                    ty: field.ty,
+                    span,
+                },
+            });
+        }
+        for (j, a) in aggregates.iter().enumerate() {
+            out.push(column(group.len() + j, a.ty));
+        }
+        branches.push(project(
+            aggregate,
+            out,
+            schema.iter().map(|f| f.name.clone()).collect(),
+            span,
+        ));
+    }
+    Rel {
+        kind: RelKind::UnionAll { inputs: branches },
+        schema,
+        span,
+    }
+}
+
+/// `expr` over an input whose columns became nullable: column types from
+/// `schema`, and each operator nullable when an operand became nullable
+/// (IS [NOT] NULL/TRUE/FALSE and IS [NOT] DISTINCT FROM stay NOT NULL).
+pub(crate) fn retype(expr: &Expr, schema: &[Field]) -> Expr {
+    let mut out = expr.clone();
+    if let ExprKind::Column(i) = out.kind {
+        if let Some(f) = schema.get(i) {
+            out.ty.nullable |= f.ty.nullable;
+        }
+        return out;
+    }
+    let mut widened = false;
+    ir::map_children(&mut out, &mut |child| {
+        let before = child.ty.nullable;
+        *child = retype(child, schema);
+        widened |= child.ty.nullable && !before;
+    });
+    let null_safe = matches!(
+        out.kind,
+        ExprKind::Unary {
+            op: ir::UnaryOp::IsNull
+                | ir::UnaryOp::IsNotNull
+                | ir::UnaryOp::IsTrue
+                | ir::UnaryOp::IsNotTrue
+                | ir::UnaryOp::IsFalse
+                | ir::UnaryOp::IsNotFalse,
+            ..
+        } | ExprKind::Binary {
+            op: ir::BinaryOp::IsDistinctFrom | ir::BinaryOp::IsNotDistinctFrom,
+            ..
+        }
+    );
+    if widened && !null_safe {
+        out.ty.nullable = true;
+    }
+    out
+}
+
+/// `GROUPING(...)` / `GROUPING_ID(...)` in the select list, HAVING or ORDER
+/// BY: refused, located at the first select item, HAVING or ORDER BY item
+/// that uses one.
+pub(crate) fn grouping_function_refusal(
+    select: &sql::Select,
+    order_by: Option<&sql::OrderBy>,
+    binder: &Binder<'_>,
+    fallback: Span,
+) -> Option<Diagnostic> {
+    let mut places: Vec<(String, sqlparser::tokenizer::Span)> = select
+        .projection
+        .iter()
+        .map(|i| (i.to_string(), i.span()))
+        .collect();
+    if let Some(h) = &select.having {
+        places.push((h.to_string(), h.span()));
+    }
+    if let Some(sql::OrderByKind::Expressions(items)) = order_by.map(|o| &o.kind) {
+        places.extend(items.iter().map(|i| (i.expr.to_string(), i.expr.span())));
+    }
+    places.iter().find_map(|(text, span)| {
+        let upper = text.to_ascii_uppercase();
+        let uses = ["GROUPING(", "GROUPING_ID("]
+            .iter()
+            .any(|f| upper.contains(f));
+        uses.then(|| {
+            Diagnostic::unsupported(binder.span(*span, fallback), "GROUPING() / GROUPING_ID()")
+        })
+    })
+}

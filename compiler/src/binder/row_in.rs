@@ -1,0 +1,90 @@
+//! Row-value IN lists: `(a, b) IN ((1, 'x'), (2, 'y'))`, which Flink 2.3
+//! accepts (observed). It means `(a = 1 AND b = 'x') OR (a = 2 AND b = 'y')`
+//! with SQL's three-valued logic, which is how Calcite expands it; `NOT IN`
+//! is the negation (so a NULL field gives NULL unless another field
+//! differs). Each pair is compared as `=` compares it.
+
+use sqlparser::ast::{self as sql, Spanned};
+
+use super::expr::ExprCx;
+use super::Binder;
+use crate::diagnostics::{Diagnostic, Span};
+use crate::ir::{BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::types::{DataType, TypeKind};
+
+type BResult<T> = Result<T, Diagnostic>;
+
+impl Binder<'_> {
+    pub(crate) fn bind_row_in(
+        &mut self,
+        fields: &[sql::Expr],
+        list: &[sql::Expr],
+        negated: bool,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<Expr> {
+        let mut operands = Vec::with_capacity(fields.len());
+        for f in fields {
+            operands.push(self.bind_expr(f, cx, span)?);
+        }
+        let mut any: Option<Expr> = None;
+        for item in list {
+            let values: Vec<&sql::Expr> = match item {
+                sql::Expr::Tuple(values) => values.iter().collect(),
+                other => vec![other],
+            };
+            if values.len() != operands.len() {
+                // Flink: "Values passed to IN operator must have compatible types".
+                return Err(Diagnostic::error(
+                    self.span(item.span(), span),
+                    format!(
+                        "values passed to IN must have compatible types: a row of {} fields \
+                         compared with {} values",
+                        operands.len(),
+                        values.len()
+                    ),
+                ));
+            }
+            let mut all: Option<Expr> = None;
+            for (x, v) in operands.iter().zip(values) {
+                let v = self.bind_expr(v, cx, span)?;
+                let eq = self.comparison(BinaryOp::Eq, x.clone(), v, span)?;
+                all = Some(match all {
+                    None => eq,
+                    Some(acc) => logical(BinaryOp::And, acc, eq, span),
+                });
+            }
+            let all = all.expect("a row has at least one field");
+            any = Some(match any {
+                None => all,
+                Some(acc) => logical(BinaryOp::Or, acc, all, span),
+            });
+        }
+        let any = any.expect("an IN list has at least one item");
+        Ok(if negated {
+            Expr {
+                ty: any.ty,
+                kind: ExprKind::Unary {
+                    op: UnaryOp::Not,
+                    operand: Box::new(any),
+                },
+                span,
+            }
+        } else {
+            any
+        })
+    }
+}
+
+fn logical(op: BinaryOp, l: Expr, r: Expr, span: Span) -> Expr {
+    let nullable = l.ty.nullable || r.ty.nullable;
+    Expr {
+        kind: ExprKind::Binary {
+            op,
+            left: Box::new(l),
+            right: Box::new(r),
+        },
+        ty: DataType::new(TypeKind::Boolean, nullable),
+        span,
+    }
+}
