@@ -11,6 +11,7 @@
 mod connectors;
 mod expr;
 mod literals;
+mod over;
 mod query;
 mod scope;
 mod streaming;
@@ -44,6 +45,7 @@ pub fn bind_script(file: &SourceFile, script: &ast::Script, diags: &mut Diagnost
         ctes: Vec::new(),
         temporary: HashSet::new(),
         span_memo: std::collections::HashMap::new(),
+        over: None,
     };
     for name in &script.broken_names {
         binder
@@ -89,6 +91,9 @@ pub(crate) struct Binder<'a> {
     /// Spans of operator expressions by address (see `expr_span`); cleared
     /// per statement, while its AST is alive.
     span_memo: std::collections::HashMap<usize, Span>,
+    /// The window calls of the SELECT list being bound (`over.rs`), if
+    /// window calls are allowed where binding is.
+    over: Option<over::OverCollector>,
 }
 
 impl Binder<'_> {

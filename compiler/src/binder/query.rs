@@ -299,6 +299,15 @@ impl Binder<'_> {
     }
 
     fn bind_select(&mut self, select: &sql::Select, fallback: Span) -> Option<Rel> {
+        // Window calls are allowed only in this SELECT's own list (set
+        // below): not in its FROM or WHERE, nor in a query nested in them.
+        let outer = self.over.take();
+        let rel = self.bind_select_list(select, fallback);
+        self.over = outer;
+        rel
+    }
+
+    fn bind_select_list(&mut self, select: &sql::Select, fallback: Span) -> Option<Rel> {
         let span = self.span(select.span(), fallback);
         let unsupported_clause = [
             (select.top.is_some(), "TOP"),
@@ -377,11 +386,13 @@ impl Binder<'_> {
             });
 
         let rel = if grouped {
+            // No window calls in a grouped SELECT (yet): `over` stays unset.
             self.bind_grouped_select(select, group_exprs, input, scope, span)?
         } else {
             let mut exprs = Vec::new();
             let mut names = Vec::new();
             let mut ok = true;
+            self.over = Some(super::over::OverCollector::new(scope.columns.len()));
             for (i, item) in select.projection.iter().enumerate() {
                 match self.select_item(item, i, &scope, None, span) {
                     Ok(items) => {
@@ -396,9 +407,15 @@ impl Binder<'_> {
                     }
                 }
             }
+            let windows = self.over.take().unwrap_or_default();
             if !ok {
                 return None;
             }
+            let input = if windows.is_empty() {
+                input
+            } else {
+                self.finish_over(windows, input, &mut exprs, span)
+            };
             project(input, exprs, names, span)
         };
         Some(if distinct { distinct_of(rel) } else { rel })

@@ -1,0 +1,145 @@
+//! Top-N: a filter that bounds the rank column of a lone ROW_NUMBER, RANK
+//! or DENSE_RANK (`WHERE rn <= N`, `rn < N`, `rn = 1`, `rn BETWEEN a AND b`)
+//! turns the OVER node below it into a Top-N (`NodeKind::Over` with a
+//! `limit`), which keeps at most N rows per partition instead of sorting
+//! every row. The rank conjuncts leave the filter: the Top-N guarantees them.
+//! Only an OVER node whose sole consumer is the filter is rewritten.
+
+use crate::ir::over::{OverFunction, RankLimit};
+use crate::ir::{BinaryOp, Expr, ExprKind, Literal};
+use crate::plan::rewrite::{and_all, conjuncts};
+use crate::plan::{keep, rebuild, NodeKind, Plan};
+
+pub(crate) fn run(plan: &Plan) -> Option<Plan> {
+    let counts = plan.consumer_counts();
+    let mut changed = false;
+    let new = rebuild(plan, |new, old, mut node| {
+        let (input, filter) = match &node.kind {
+            NodeKind::Calc {
+                input,
+                filter: Some(filter),
+                ..
+            } => (*input, filter.clone()),
+            _ => return keep(new, node),
+        };
+        let old_input = plan.node(old).kind.inputs()[0];
+        if counts[old_input.index()] != 1 {
+            return keep(new, node);
+        }
+        let over = new.node(input).clone();
+        let NodeKind::Over {
+            input: over_input,
+            partition,
+            order,
+            calls,
+            limit: None,
+        } = &over.kind
+        else {
+            return keep(new, node);
+        };
+        let ranking = matches!(
+            calls.as_slice(),
+            [c] if matches!(c.function, OverFunction::RowNumber | OverFunction::Rank | OverFunction::DenseRank)
+        );
+        if !ranking || order.is_empty() {
+            return keep(new, node);
+        }
+        let rank_column = new.node(*over_input).schema.len();
+        let (mut lo, mut hi) = (1u64, None::<u64>);
+        let mut rest = Vec::new();
+        for part in conjuncts(filter) {
+            match rank_bound(&part, rank_column) {
+                Some(Bound::AtMost(n)) => hi = Some(hi.map_or(n, |h| h.min(n))),
+                Some(Bound::AtLeast(n)) => lo = lo.max(n),
+                Some(Bound::Exactly(n)) => {
+                    lo = lo.max(n);
+                    hi = Some(hi.map_or(n, |h| h.min(n)));
+                }
+                None => rest.push(part),
+            }
+        }
+        let Some(hi) = hi else {
+            return keep(new, node);
+        };
+        let limited = new.intern(
+            NodeKind::Over {
+                input: *over_input,
+                partition: partition.clone(),
+                order: order.clone(),
+                calls: calls.clone(),
+                limit: Some(RankLimit { lo, hi }),
+            },
+            over.schema.clone(),
+            &over.provenance,
+        );
+        if let NodeKind::Calc { input, filter, .. } = &mut node.kind {
+            *input = limited;
+            *filter = and_all(rest);
+        }
+        changed = true;
+        keep(new, node)
+    });
+    changed.then_some(new)
+}
+
+/// What a conjunct says about the rank (ranks are 1, 2, ...).
+enum Bound {
+    AtMost(u64),
+    AtLeast(u64),
+    Exactly(u64),
+}
+
+/// `rank <op> literal` or `literal <op> rank` as a bound on the rank.
+fn rank_bound(e: &Expr, rank_column: usize) -> Option<Bound> {
+    let ExprKind::Binary { op, left, right } = &e.kind else {
+        return None;
+    };
+    let (op, value) = if is_column(left, rank_column) {
+        (*op, integer(right)?)
+    } else if is_column(right, rank_column) {
+        (flip(*op)?, integer(left)?)
+    } else {
+        return None;
+    };
+    // Below 1 no rank qualifies (`rn <= 0`, `rn < 1`): an empty Top-N.
+    let at_most = |n: i64| Bound::AtMost(n.max(0) as u64);
+    Some(match op {
+        BinaryOp::LtEq => at_most(value),
+        BinaryOp::Lt => at_most(value - 1),
+        BinaryOp::Eq if value < 1 => Bound::AtMost(0),
+        BinaryOp::Eq => Bound::Exactly(value as u64),
+        BinaryOp::GtEq => Bound::AtLeast(value.max(1) as u64),
+        BinaryOp::Gt => Bound::AtLeast((value + 1).max(1) as u64),
+        _ => return None,
+    })
+}
+
+fn flip(op: BinaryOp) -> Option<BinaryOp> {
+    Some(match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::LtEq => BinaryOp::GtEq,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::GtEq => BinaryOp::LtEq,
+        BinaryOp::Eq => BinaryOp::Eq,
+        _ => return None,
+    })
+}
+
+fn is_column(e: &Expr, c: usize) -> bool {
+    match &e.kind {
+        ExprKind::Column(i) => *i == c,
+        _ => false,
+    }
+}
+
+/// An integer literal, possibly behind implicit casts.
+fn integer(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Literal(Literal::Integer(v)) => Some(*v),
+        ExprKind::Cast {
+            operand,
+            try_cast: false,
+        } if operand.ty.kind.is_integer() && e.ty.kind.is_integer() => integer(operand),
+        _ => None,
+    }
+}
