@@ -143,3 +143,46 @@ fn integer(e: &Expr) -> Option<i64> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::plan::passes::test_support::check_optimized;
+
+    const TABLES: &str = "
+        CREATE TABLE t (k STRING, v INT) WITH ('connector' = 'datagen', 'number-of-rows' = '1');
+        CREATE TABLE s (k STRING, v INT, rn BIGINT) WITH ('connector' = 'blackhole');";
+
+    #[test]
+    fn a_bounded_rank_filter_becomes_a_top_n() {
+        check_optimized(
+            &format!(
+                "{TABLES}
+                INSERT INTO s SELECT * FROM (
+                  SELECT k, v, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) AS rn FROM t)
+                WHERE rn <= 3 AND v > 0;"
+            ),
+            "
+Sink #3 s [blackhole] INSERT INTO
++- Calc #2 where=[(v > 0)] select=[k, v, w0$o0 AS rn]
+   +- TopN #1 partition=[k] order=[v DESC] calls=[ROW_NUMBER() : BIGINT NOT NULL] rank=[1..3]
+      +- Scan #0 t [datagen] read=[k, v]",
+        );
+    }
+
+    #[test]
+    fn a_lower_bound_alone_stays_a_filter_and_partition_filters_go_below() {
+        check_optimized(
+            &format!(
+                "{TABLES}
+                INSERT INTO s SELECT * FROM (
+                  SELECT k, v, RANK() OVER (PARTITION BY k ORDER BY v) AS rn FROM t)
+                WHERE rn > 1 AND k <> 'x';"
+            ),
+            "
+Sink #3 s [blackhole] INSERT INTO
++- Calc #2 where=[(w0$o0 > 1)] select=[k, v, w0$o0 AS rn]
+   +- Over #1 partition=[k] order=[v ASC] calls=[RANK() : BIGINT NOT NULL]
+      +- Scan #0 t [datagen] read=[k, v] where=[(k <> 'x')]",
+        );
+    }
+}
