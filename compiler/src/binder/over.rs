@@ -574,8 +574,11 @@ impl Binder<'_> {
                         unreachable!()
                     };
                     text.parse::<i64>().map_err(|_| {
-                        Diagnostic::error(ospan, "ROWS value must be a non-negative integral constant")
-                            .with_note("this is Flink's message")
+                        Diagnostic::error(
+                            ospan,
+                            "ROWS value must be a non-negative integral constant",
+                        )
+                        .with_note("this is Flink's message")
                     })?
                 }
                 sql::Expr::UnaryOp { .. } => {
@@ -585,7 +588,12 @@ impl Binder<'_> {
                     )
                     .with_note("this is Flink's message"))
                 }
-                _ => return Err(Diagnostic::unsupported(ospan, "a frame offset that is not a literal")),
+                _ => {
+                    return Err(Diagnostic::unsupported(
+                        ospan,
+                        "a frame offset that is not a literal",
+                    ))
+                }
             },
             (FrameUnit::Range, Some(k)) if k.is_integer() => match offset.as_ref() {
                 sql::Expr::Value(v) if matches!(v.value, Value::Number(..)) => {
@@ -606,7 +614,10 @@ impl Binder<'_> {
                     ))
                 }
             },
-            (FrameUnit::Range, Some(TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) | TypeKind::Date)) => {
+            (
+                FrameUnit::Range,
+                Some(TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) | TypeKind::Date),
+            ) => {
                 // Flink 2.3 plans it, then its job fails: "Cannot cast
                 // TimestampData to Long" in the generated RangeBoundComparator.
                 return Err(Diagnostic::unsupported(
@@ -615,10 +626,13 @@ impl Binder<'_> {
                 ));
             }
             (FrameUnit::Range, _) => {
+                let ty = key.map_or_else(String::new, |t| format!(" {}", t.with_nullable(true)));
                 return Err(Diagnostic::unsupported(
                     ospan,
-                    "RANGE offsets over this ORDER BY type (stmtc supports integer, DATE and TIMESTAMP keys)",
-                ))
+                    &format!(
+                        "a RANGE offset over a{ty} ORDER BY key (stmtc supports integer keys)"
+                    ),
+                ));
             }
         };
         Ok(if preceding {
