@@ -87,7 +87,7 @@ impl Gen<'_> {
             Some(limit) => {
                 let key = self.key_type(&self.plan.node(over.input).schema, over.partition);
                 let kind = self.rank_kind(over.calls)?;
-                let hi = limit.hi;
+                let hi = limit.hi.max(0) as u64;
                 let order_fn = self.order_fn(&over);
                 (
                     quote!(#d #o: rt::ops::over::TopN<#key, #r>),
@@ -102,12 +102,25 @@ impl Gen<'_> {
     }
 
     /// The push into an OVER node: buffer the row (or offer it to the Top-N).
+    /// (Generated with `current` set to the node, so refusals here are
+    /// located at it.)
     pub(super) fn over_push(&self, n: NodeId) -> GenResult<TokenStream> {
         let over = parts(&self.plan.node(n).kind)?;
         let o = format_ident!("o{}", n.0);
         Ok(match over.limit {
             None => quote!(st.#o.push(row.clone());),
-            Some(_) => {
+            Some(limit) => {
+                // Flink 2.3 plans a filtered RANK as its Rank node, which
+                // refuses an end below 1 (ROW_NUMBER and DENSE_RANK stay a
+                // filter there and give no rows).
+                if limit.hi < 1
+                    && over.calls.first().map(|c| c.function) == Some(OverFunction::Rank)
+                {
+                    return Err(format!(
+                        "Rank end should not less than zero, but now is {}",
+                        limit.hi
+                    ));
+                }
                 let key = self.key_expr(&self.plan.node(over.input).schema, over.partition);
                 let order_fn = self.order_fn(&over);
                 quote! {
@@ -129,7 +142,7 @@ impl Gen<'_> {
         let arity = input_schema.len();
         if let Some(limit) = over.limit {
             let kind = self.rank_kind(over.calls)?;
-            let (lo, hi) = (limit.lo, limit.hi);
+            let (lo, hi) = (limit.lo, limit.hi.max(0) as u64);
             let order_fn = self.order_fn(&over);
             let copies = (0..arity).map(|i| {
                 let c = col_ident(i);

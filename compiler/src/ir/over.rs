@@ -128,12 +128,13 @@ impl FrameBound {
 }
 
 /// A Top-N over a ranking function: keep the rows whose rank is in
-/// `lo..=hi` (1-based). Set by the planner when a filter on the rank column
+/// `lo..=hi` (1-based; `hi` below 1 keeps nothing, and is kept as written
+/// for Flink's refusal of such a RANK). Set by the planner when a filter on the rank column
 /// of a single ROW_NUMBER/RANK/DENSE_RANK allows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RankLimit {
     pub lo: u64,
-    pub hi: u64,
+    pub hi: i64,
 }
 
 /// `partition=[k] order=[i ASC] calls=[RANK() : BIGINT NOT NULL, ...]`, with

@@ -78,7 +78,7 @@ pub(crate) fn estimate_rows(plan: &Plan, base: Option<&Path>) -> Vec<Option<f64>
                 } else {
                     (r * 0.1).max(1.0)
                 };
-                r.min(partitions * l.hi as f64)
+                r.min(partitions * l.hi.max(0) as f64)
             }),
             NodeKind::Sink { .. } => input(0),
         };

@@ -3,7 +3,8 @@
 //! turns the OVER node below it into a Top-N (`NodeKind::Over` with a
 //! `limit`), which keeps at most N rows per partition instead of sorting
 //! every row. The rank conjuncts leave the filter: the Top-N guarantees them.
-//! Only an OVER node whose sole consumer is the filter is rewritten.
+//! An OVER node shared by several filters gives each its own Top-N (each
+//! bounded by its N); the full OVER stays only for consumers that need it.
 
 use crate::ir::over::{OverFunction, RankLimit};
 use crate::ir::{BinaryOp, Expr, ExprKind, Literal};
@@ -11,9 +12,8 @@ use crate::plan::rewrite::{and_all, conjuncts};
 use crate::plan::{keep, rebuild, NodeKind, Plan};
 
 pub(crate) fn run(plan: &Plan) -> Option<Plan> {
-    let counts = plan.consumer_counts();
     let mut changed = false;
-    let new = rebuild(plan, |new, old, mut node| {
+    let new = rebuild(plan, |new, _, mut node| {
         let (input, filter) = match &node.kind {
             NodeKind::Calc {
                 input,
@@ -22,10 +22,6 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
             } => (*input, filter.clone()),
             _ => return keep(new, node),
         };
-        let old_input = plan.node(old).kind.inputs()[0];
-        if counts[old_input.index()] != 1 {
-            return keep(new, node);
-        }
         let over = new.node(input).clone();
         let NodeKind::Over {
             input: over_input,
@@ -45,14 +41,14 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
             return keep(new, node);
         }
         let rank_column = new.node(*over_input).schema.len();
-        let (mut lo, mut hi) = (1u64, None::<u64>);
+        let (mut lo, mut hi) = (1u64, None::<i64>);
         let mut rest = Vec::new();
         for part in conjuncts(filter) {
             match rank_bound(&part, rank_column) {
                 Some(Bound::AtMost(n)) => hi = Some(hi.map_or(n, |h| h.min(n))),
                 Some(Bound::AtLeast(n)) => lo = lo.max(n),
                 Some(Bound::Exactly(n)) => {
-                    lo = lo.max(n);
+                    lo = lo.max(n.max(1) as u64);
                     hi = Some(hi.map_or(n, |h| h.min(n)));
                 }
                 None => rest.push(part),
@@ -61,6 +57,8 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
         let Some(hi) = hi else {
             return keep(new, node);
         };
+        let mut provenance = node.provenance.clone();
+        provenance.dedup();
         let limited = new.intern(
             NodeKind::Over {
                 input: *over_input,
@@ -70,7 +68,9 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                 limit: Some(RankLimit { lo, hi }),
             },
             over.schema.clone(),
-            &over.provenance,
+            // Where the filter that bounds it was written (a shared OVER
+            // has the provenance of every query that uses it).
+            &provenance,
         );
         if let NodeKind::Calc { input, filter, .. } = &mut node.kind {
             *input = limited;
@@ -82,11 +82,12 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
     changed.then_some(new)
 }
 
-/// What a conjunct says about the rank (ranks are 1, 2, ...).
+/// What a conjunct says about the rank (ranks are 1, 2, ...). Upper
+/// bounds stay as written (`rn < 0` is at most -1).
 enum Bound {
-    AtMost(u64),
+    AtMost(i64),
     AtLeast(u64),
-    Exactly(u64),
+    Exactly(i64),
 }
 
 /// `rank <op> literal` or `literal <op> rank` as a bound on the rank.
@@ -102,14 +103,12 @@ fn rank_bound(e: &Expr, rank_column: usize) -> Option<Bound> {
         return None;
     };
     // Below 1 no rank qualifies (`rn <= 0`, `rn < 1`): an empty Top-N.
-    let at_most = |n: i64| Bound::AtMost(n.max(0) as u64);
     Some(match op {
-        BinaryOp::LtEq => at_most(value),
-        BinaryOp::Lt => at_most(value - 1),
-        BinaryOp::Eq if value < 1 => Bound::AtMost(0),
-        BinaryOp::Eq => Bound::Exactly(value as u64),
+        BinaryOp::LtEq => Bound::AtMost(value),
+        BinaryOp::Lt => Bound::AtMost(value.saturating_sub(1)),
+        BinaryOp::Eq => Bound::Exactly(value),
         BinaryOp::GtEq => Bound::AtLeast(value.max(1) as u64),
-        BinaryOp::Gt => Bound::AtLeast((value + 1).max(1) as u64),
+        BinaryOp::Gt => Bound::AtLeast(value.saturating_add(1).max(1) as u64),
         _ => return None,
     })
 }
