@@ -13,6 +13,8 @@ use crate::diagnostics::Span;
 use crate::functions::{AggregateFunction, ScalarFunction};
 use crate::types::DataType;
 
+pub mod over;
+
 /// Index of a table in [`BoundJob::tables`], printed `t3`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TableId(pub u32);
@@ -176,6 +178,15 @@ pub enum RelKind {
         keys: Vec<SortKey>,
         offset: Option<u64>,
         limit: Option<u64>,
+    },
+    /// OVER windows of one specification: the input's columns plus one
+    /// column per call. Rows are grouped by `partition` and ordered by
+    /// `order` within each partition.
+    Over {
+        input: Box<Rel>,
+        partition: Vec<usize>,
+        order: Vec<SortKey>,
+        calls: Vec<over::OverCall>,
     },
     /// A window table function: the input's columns plus `window_start`,
     /// `window_end` and `window_time`; HOP and CUMULATE emit a row per window.

@@ -78,6 +78,7 @@ fn rel(out: &mut String, r: &Rel, depth: usize) {
             | RelKind::Project { input, .. }
             | RelKind::Aggregate { input, .. }
             | RelKind::Sort { input, .. }
+            | RelKind::Over { input, .. }
             | RelKind::Window { input, .. } => input.schema.clone(),
             RelKind::Join { left, right, .. } => {
                 left.schema.iter().chain(&right.schema).cloned().collect()
@@ -179,6 +180,15 @@ fn rel(out: &mut String, r: &Rel, depth: usize) {
         } => {
             format!("Window {window:?} on {}", fields[*time_column].name)
         }
+        RelKind::Over {
+            partition,
+            order,
+            calls,
+            ..
+        } => format!(
+            "Over {}",
+            crate::ir::over::describe(partition, order, calls, &|c| fields[c].name.clone())
+        ),
     };
     let schema: Vec<String> = r
         .schema
@@ -192,6 +202,7 @@ fn rel(out: &mut String, r: &Rel, depth: usize) {
         | RelKind::Project { input, .. }
         | RelKind::Aggregate { input, .. }
         | RelKind::Sort { input, .. }
+        | RelKind::Over { input, .. }
         | RelKind::Window { input, .. } => rel(out, input, depth + 1),
         RelKind::Join { left, right, .. } => {
             rel(out, left, depth + 1);

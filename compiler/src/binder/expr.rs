@@ -895,8 +895,8 @@ impl Binder<'_> {
         cx: &mut ExprCx<'_>,
         span: Span,
     ) -> BResult<Expr> {
-        if function.over.is_some() {
-            return Err(Diagnostic::unsupported(span, "OVER windows"));
+        if let Some(window) = &function.over {
+            return self.bind_over_call(function, window, cx, span);
         }
         if function.filter.is_some() {
             return Err(Diagnostic::error(
@@ -1225,7 +1225,12 @@ fn function_name(function: &sql::Function, span: Span) -> BResult<String> {
     }
 }
 
-fn function_error(name: &str, types: &[DataType], e: FunctionError, span: Span) -> Diagnostic {
+pub(crate) fn function_error(
+    name: &str,
+    types: &[DataType],
+    e: FunctionError,
+    span: Span,
+) -> Diagnostic {
     let signature = format!(
         "{}({})",
         name.to_uppercase(),

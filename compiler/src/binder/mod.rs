@@ -13,6 +13,7 @@ mod expr;
 mod grouping;
 mod literals;
 mod order_by;
+mod over;
 mod query;
 mod row_in;
 mod scope;
@@ -50,6 +51,7 @@ pub fn bind_script(file: &SourceFile, script: &ast::Script, diags: &mut Diagnost
         temporary: HashSet::new(),
         span_memo: std::collections::HashMap::new(),
         subq: Default::default(),
+        over: None,
     };
     for name in &script.broken_names {
         binder
@@ -97,6 +99,9 @@ pub(crate) struct Binder<'a> {
     span_memo: std::collections::HashMap<usize, Span>,
     /// Subquery binding state (`subquery.rs`).
     subq: subquery::SubqueryState,
+    /// The window calls of the SELECT list being bound (`over.rs`), if
+    /// window calls are allowed where binding is.
+    over: Option<over::OverCollector>,
 }
 
 impl Binder<'_> {

@@ -350,6 +350,9 @@ impl Binder<'_> {
         order_by: Option<&sql::OrderBy>,
         fallback: Span,
     ) -> Option<Rel> {
+        // Window calls are allowed only in this SELECT's own list (set
+        // below): not in its FROM or WHERE, nor in a query nested in them.
+        let outer = self.over.take();
         // A correlated subquery's own SELECT takes the enclosing scope; its
         // clauses other than WHERE (and its derived tables) see no subquery
         // frame of an enclosing clause.
@@ -357,6 +360,7 @@ impl Binder<'_> {
         self.open_subquery_barrier();
         let rel = self.bind_select_body(select, order_by, fallback, correlation);
         self.close_subquery_barrier();
+        self.over = outer;
         rel
     }
 
@@ -461,6 +465,7 @@ impl Binder<'_> {
             });
 
         let rel = if grouped {
+            // No window calls in a grouped SELECT (yet): `over` stays unset.
             self.bind_grouped_select(
                 select,
                 group_exprs,
@@ -477,6 +482,7 @@ impl Binder<'_> {
             let mut names = Vec::new();
             let mut ok = true;
             self.open_subquery_frame();
+            self.over = Some(super::over::OverCollector::new(scope.columns.len()));
             for (i, item) in select.projection.iter().enumerate() {
                 match self.select_item(item, i, &scope, None, span) {
                     Ok(items) => {
@@ -491,11 +497,24 @@ impl Binder<'_> {
                     }
                 }
             }
+            let windows = self.over.take().unwrap_or_default();
             if !ok {
                 self.drop_subquery_frame();
                 return None;
             }
+            let width = input.schema.len();
             let input = self.close_subquery_frame(input, &mut exprs);
+            let input = if windows.is_empty() {
+                input
+            } else if input.schema.len() != width {
+                self.error(Diagnostic::unsupported(
+                    span,
+                    "window calls and scalar subqueries in one SELECT list",
+                ));
+                return None;
+            } else {
+                self.finish_over(windows, input, &mut exprs, span)
+            };
             if let Some(order_by) = order_by {
                 if !correlated.is_empty() {
                     self.error(Diagnostic::unsupported(

@@ -152,6 +152,14 @@ fn refused<'r>(job: &BoundJob, rel: &'r Rel) -> Option<Finding<'r>> {
                 ),
             ));
         }
+        // Flink's streaming OVER needs a time attribute ORDER BY and
+        // emits per arriving row; stmtc runs OVER windows in batch mode only.
+        RelKind::Over { .. } => {
+            return Some(Finding::Unsupported(
+                rel,
+                "an OVER window (OVER, Top-N or deduplication)".into(),
+            ))
+        }
         RelKind::Sort {
             input, keys, limit, ..
         } if !keys.is_empty() && limit.is_none() => {
@@ -283,6 +291,7 @@ fn children(rel: &Rel) -> Vec<&Rel> {
         | RelKind::Project { input, .. }
         | RelKind::Aggregate { input, .. }
         | RelKind::Sort { input, .. }
+        | RelKind::Over { input, .. }
         | RelKind::Window { input, .. } => vec![input],
         RelKind::Join { left, right, .. } => vec![left, right],
         RelKind::UnionAll { inputs } => inputs.iter().collect(),

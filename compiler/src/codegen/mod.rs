@@ -14,6 +14,7 @@
 //! literals (quote escapes them); Rust identifiers come from plan ids.
 
 pub(crate) mod expr;
+mod over;
 mod project;
 mod schedule;
 mod sink_enforce;
@@ -439,6 +440,7 @@ impl Gen<'_> {
                 let s = format_ident!("s{}", n.0);
                 quote!(st.#s.push(row.clone());)
             }
+            NodeKind::Over { .. } => self.over_push(n)?,
             NodeKind::Union { .. } => {
                 let out_row = row_ident(n);
                 let fields = (0..node.schema.len()).map(|i| {
@@ -1150,6 +1152,12 @@ impl Gen<'_> {
                     inits.push(quote!(#s: Vec::new()));
                     absorbs.push(quote!(self.#s.extend(o.#s);));
                 }
+                NodeKind::Over { .. } => {
+                    let (field, init, absorb) = self.over_state(n)?;
+                    fields.push(field);
+                    inits.push(init);
+                    absorbs.push(absorb);
+                }
                 NodeKind::Join {
                     kind,
                     left,
@@ -1336,6 +1344,7 @@ impl Gen<'_> {
                     }
                 }
             }
+            (Task::SortedRows(_), NodeKind::Over { .. }) => self.over_task(n, emit.clone())?,
             (Task::UnmatchedBuildRows(_), NodeKind::Join { left, right, .. }) => {
                 let j = format_ident!("j{}", n.0);
                 let m = format_ident!("m{}", n.0);

@@ -58,7 +58,7 @@ impl Gen<'_> {
                 NodeKind::Scan { .. } => tasks.push(Task::Scan(n)),
                 NodeKind::Values { .. } => tasks.push(Task::Values(n)),
                 NodeKind::Aggregate { .. } => tasks.push(Task::AggregateResults(n)),
-                NodeKind::Sort { .. } => tasks.push(Task::SortedRows(n)),
+                NodeKind::Sort { .. } | NodeKind::Over { .. } => tasks.push(Task::SortedRows(n)),
                 NodeKind::Join { kind, .. } => {
                     if self.spooled.contains(&n) {
                         tasks.push(Task::SpoolReplay(n));

@@ -67,6 +67,21 @@ pub(crate) fn estimate_rows(plan: &Plan, base: Option<&Path>) -> Vec<Option<f64>
                     r * (*size as f64 / *step as f64)
                 }
             }),
+            NodeKind::Over { limit: None, .. } => input(0),
+            // A Top-N keeps at most N rows of each partition (a tenth of the
+            // rows as partitions, as for an aggregate).
+            NodeKind::Over {
+                limit: Some(l),
+                partition,
+                ..
+            } => input(0).map(|r| {
+                let partitions = if partition.is_empty() {
+                    1.0
+                } else {
+                    (r * 0.1).max(1.0)
+                };
+                r.min(partitions * l.hi.max(0) as f64)
+            }),
             NodeKind::Sink { .. } => input(0),
         };
         rows.push(estimate);
@@ -213,7 +228,9 @@ impl<'a> RelEstimator<'a> {
             RelKind::Scan { table } => self.source(*table),
             RelKind::Values { rows } => rows.len() as f64,
             RelKind::Filter { input, predicate } => self.rows(input) * selectivity(predicate),
-            RelKind::Project { input, .. } | RelKind::Window { input, .. } => self.rows(input),
+            RelKind::Project { input, .. }
+            | RelKind::Window { input, .. }
+            | RelKind::Over { input, .. } => self.rows(input),
             RelKind::Aggregate { input, group, .. } => {
                 if group.is_empty() {
                     1.0

@@ -226,6 +226,20 @@ impl<'a> Ctx<'a> {
                     crate::ir::bounds_text(*offset, *limit)
                 )
             }
+            NodeKind::Over {
+                partition,
+                order,
+                calls,
+                limit,
+                ..
+            } => {
+                let text =
+                    crate::ir::over::describe(partition, order, calls, &|c| fields[c].name.clone());
+                match limit {
+                    None => format!("Over {id} {text}"),
+                    Some(l) => format!("TopN {id} {text} rank=[{}..{}]", l.lo, l.hi),
+                }
+            }
             NodeKind::Window {
                 window,
                 time_column,
@@ -439,6 +453,8 @@ fn kind_name(kind: &NodeKind) -> &'static str {
         NodeKind::Union { .. } => "Union",
         NodeKind::Sort { .. } => "Sort",
         NodeKind::Window { .. } => "Window",
+        NodeKind::Over { limit: None, .. } => "Over",
+        NodeKind::Over { .. } => "TopN",
         NodeKind::Sink { .. } => "Sink",
     }
 }
@@ -585,6 +601,31 @@ pub(crate) fn json(
             }
             NodeKind::Window { time_column, .. } => {
                 obj.insert("timeColumn".into(), json!(time_column));
+            }
+            NodeKind::Over {
+                partition,
+                order,
+                calls,
+                limit,
+                ..
+            } => {
+                obj.insert("partition".into(), json!(partition));
+                obj.insert(
+                    "order".into(),
+                    Value::Array(order.iter().map(|k| json!({"column": k.column, "descending": k.descending, "nullsFirst": k.nulls_first})).collect()),
+                );
+                obj.insert(
+                    "calls".into(),
+                    Value::Array(
+                        calls
+                            .iter()
+                            .map(|c| json!({"function": c.function.name(), "args": c.args, "frame": c.function.uses_frame().then(|| c.frame.describe()), "type": c.ty.to_string()}))
+                            .collect(),
+                    ),
+                );
+                if let Some(l) = limit {
+                    obj.insert("rankRange".into(), json!([l.lo, l.hi]));
+                }
             }
             NodeKind::Union { .. } => {}
         }

@@ -143,6 +143,25 @@ fn lower_rel(plan: &mut Plan, rel: &Rel) -> NodeId {
                 &span,
             )
         }
+        RelKind::Over {
+            input,
+            partition,
+            order,
+            calls,
+        } => {
+            let input = lower_rel(plan, input);
+            plan.intern(
+                NodeKind::Over {
+                    input,
+                    partition: partition.clone(),
+                    order: order.clone(),
+                    calls: calls.clone(),
+                    limit: None,
+                },
+                rel.schema.clone(),
+                &span,
+            )
+        }
     }
 }
 

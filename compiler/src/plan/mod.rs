@@ -25,6 +25,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::diagnostics::Span;
+use crate::ir::over::{OverCall, RankLimit};
 use crate::ir::{
     AggregateCall, BoundJob, Expr, ExprKind, Field, JoinKind, SortKey, TableId, WindowKind,
 };
@@ -92,6 +93,17 @@ pub(crate) enum NodeKind {
         offset: Option<u64>,
         limit: Option<u64>,
     },
+    /// OVER windows of one specification: input columns plus one column
+    /// per call. With `limit` it is a Top-N: `calls` is one ranking
+    /// function and only rows ranked in `limit` are kept, in memory
+    /// O(partitions x N) (`passes/top_n.rs` sets it).
+    Over {
+        input: NodeId,
+        partition: Vec<usize>,
+        order: Vec<SortKey>,
+        calls: Vec<OverCall>,
+        limit: Option<RankLimit>,
+    },
     /// Window TVF: input columns plus window_start, window_end, window_time.
     Window {
         input: NodeId,
@@ -115,6 +127,7 @@ impl NodeKind {
             | NodeKind::Aggregate { input, .. }
             | NodeKind::Sort { input, .. }
             | NodeKind::Window { input, .. }
+            | NodeKind::Over { input, .. }
             | NodeKind::Sink { input, .. } => vec![*input],
             NodeKind::Join { left, right, .. } => vec![*left, *right],
             NodeKind::Union { inputs } => inputs.clone(),
@@ -128,6 +141,7 @@ impl NodeKind {
             | NodeKind::Aggregate { input, .. }
             | NodeKind::Sort { input, .. }
             | NodeKind::Window { input, .. }
+            | NodeKind::Over { input, .. }
             | NodeKind::Sink { input, .. } => vec![input],
             NodeKind::Join { left, right, .. } => vec![left, right],
             NodeKind::Union { inputs } => inputs.iter_mut().collect(),
@@ -145,6 +159,8 @@ impl NodeKind {
             NodeKind::Union { .. } => "union_1",
             NodeKind::Sort { .. } => "sort_1",
             NodeKind::Window { .. } => "window_1",
+            NodeKind::Over { limit: None, .. } => "over_1",
+            NodeKind::Over { .. } => "rank_1",
             NodeKind::Sink { .. } => "sink_1",
         }
     }

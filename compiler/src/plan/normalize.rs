@@ -120,6 +120,17 @@ fn map_inputs(kind: RelKind, f: &mut dyn FnMut(Rel) -> Rel) -> RelKind {
             window,
             time_column,
         },
+        RelKind::Over {
+            input,
+            partition,
+            order,
+            calls,
+        } => RelKind::Over {
+            input: boxed(input),
+            partition,
+            order,
+            calls,
+        },
     }
 }
 

@@ -16,6 +16,7 @@ mod predicate_pushdown;
 mod projection_into_aggregate;
 mod projection_pruning;
 mod subexpression_reuse;
+mod top_n;
 
 pub(crate) struct Pass {
     pub name: &'static str,
@@ -34,6 +35,10 @@ pub(crate) const PASSES: &[Pass] = &[
     Pass {
         name: "predicate_pushdown",
         run: predicate_pushdown::run,
+    },
+    Pass {
+        name: "top_n",
+        run: top_n::run,
     },
     Pass {
         name: "projection_pruning",

@@ -158,6 +158,23 @@ pub(crate) fn check(plan: &Plan) -> Result<(), String> {
                     return Err(format!("{here} sorts on a missing column"));
                 }
             }
+            NodeKind::Over {
+                partition,
+                order,
+                calls,
+                ..
+            } => {
+                let n = input_schema(0).len();
+                arity(n + calls.len())?;
+                let used = partition
+                    .iter()
+                    .copied()
+                    .chain(order.iter().map(|k| k.column))
+                    .chain(calls.iter().flat_map(|c| c.args.iter().copied()));
+                if used.into_iter().any(|c| c >= n) {
+                    return Err(format!("{here} reads a missing column"));
+                }
+            }
             NodeKind::Window { time_column, .. } => {
                 arity(input_schema(0).len() + 3)?;
                 if *time_column >= input_schema(0).len() {

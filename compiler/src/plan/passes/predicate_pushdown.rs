@@ -188,6 +188,42 @@ fn push_below(new: &mut Plan, child: NodeId, filter: Expr) -> Option<(NodeId, Op
             );
             Some((agg, and_all(stay)))
         }
+        // A filter on partition keys drops whole partitions, so it may run
+        // first; any other (on an order key or a window result) changes
+        // what the windows see and stays above.
+        NodeKind::Over {
+            input,
+            partition,
+            order,
+            calls,
+            limit,
+        } => {
+            let mut below = Vec::new();
+            for p in movable {
+                let cols: BTreeSet<usize> = columns(&p);
+                if !cols.is_empty() && cols.iter().all(|c| partition.contains(c)) {
+                    below.push(p);
+                } else {
+                    stay.push(p);
+                }
+            }
+            if below.is_empty() {
+                return None;
+            }
+            let input = filter_node(new, input, below, &node.provenance);
+            let over = new.intern(
+                NodeKind::Over {
+                    input,
+                    partition,
+                    order,
+                    calls,
+                    limit,
+                },
+                node.schema,
+                &node.provenance,
+            );
+            Some((over, and_all(stay)))
+        }
         _ => None,
     }
 }

@@ -251,6 +251,46 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                     map,
                 )
             }
+            NodeKind::Over {
+                input,
+                partition,
+                order,
+                calls,
+                limit,
+            } => {
+                // Every call is kept (a Top-N's rank column included); the
+                // input keeps what the consumers and the calls read.
+                let m = input_map(0).clone();
+                let f = |c: usize| m[c].expect("window column kept");
+                let input_arity = new.node(input).schema.len();
+                let mut map = m.clone();
+                map.extend((0..calls.len()).map(|k| Some(input_arity + k)));
+                let schema = (0..m.len())
+                    .filter(|&c| m[c].is_some())
+                    .map(|c| node.schema[c].clone())
+                    .chain(node.schema[m.len()..].iter().cloned())
+                    .collect();
+                let kind = NodeKind::Over {
+                    input,
+                    partition: partition.into_iter().map(f).collect(),
+                    order: order
+                        .into_iter()
+                        .map(|mut k| {
+                            k.column = f(k.column);
+                            k
+                        })
+                        .collect(),
+                    calls: calls
+                        .into_iter()
+                        .map(|mut c| {
+                            c.args = c.args.into_iter().map(f).collect();
+                            c
+                        })
+                        .collect(),
+                    limit,
+                };
+                (new.intern(kind, schema, &node.provenance), map)
+            }
             NodeKind::Sink { .. } => {
                 let map = (0..arity).map(Some).collect();
                 (keep(new, node), map)
@@ -340,6 +380,21 @@ fn demanded_columns(plan: &Plan) -> Vec<BTreeSet<usize>> {
                 let mut cols: BTreeSet<usize> =
                     mine.iter().copied().filter(|&c| c < arity).collect();
                 cols.insert(*time_column);
+                demand(*input, &mut cols.into_iter());
+            }
+            NodeKind::Over {
+                input,
+                partition,
+                order,
+                calls,
+                ..
+            } => {
+                let arity = plan.node(*input).schema.len();
+                let mut cols: BTreeSet<usize> =
+                    mine.iter().copied().filter(|&c| c < arity).collect();
+                cols.extend(partition.iter().copied());
+                cols.extend(order.iter().map(|k| k.column));
+                cols.extend(calls.iter().flat_map(|c| c.args.iter().copied()));
                 demand(*input, &mut cols.into_iter());
             }
             NodeKind::Sink { input, .. } => {

@@ -1,0 +1,391 @@
+//! Code generation for OVER nodes (`runtime::ops::over`): the state that
+//! buffers the input (or a Top-N per partition), the push that fills it, and
+//! the task that sorts by partition and order keys and computes each
+//! window call per partition.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::expr::value_type;
+use super::{col_ident, is_copy, row_ident, Gen, GenResult};
+use crate::functions::AggregateFunction;
+use crate::ir::over::{Frame, FrameBound, FrameUnit, OverCall, OverFunction, RankLimit};
+use crate::ir::{AggregateCall, Field, SortKey};
+use crate::plan::{NodeId, NodeKind};
+use crate::types::TypeKind;
+
+struct OverNode<'p> {
+    input: NodeId,
+    partition: &'p [usize],
+    order: &'p [SortKey],
+    calls: &'p [OverCall],
+    limit: Option<RankLimit>,
+}
+
+fn parts(kind: &NodeKind) -> GenResult<OverNode<'_>> {
+    match kind {
+        NodeKind::Over {
+            input,
+            partition,
+            order,
+            calls,
+            limit,
+        } => Ok(OverNode {
+            input: *input,
+            partition,
+            order,
+            calls,
+            limit: *limit,
+        }),
+        _ => Err("internal: not an OVER node".to_string()),
+    }
+}
+
+fn partition_keys(partition: &[usize]) -> Vec<SortKey> {
+    partition
+        .iter()
+        .map(|&column| SortKey {
+            column,
+            descending: false,
+            nulls_first: true,
+        })
+        .collect()
+}
+
+impl Gen<'_> {
+    fn rank_kind(&self, calls: &[OverCall]) -> GenResult<TokenStream> {
+        Ok(match calls.first().map(|c| c.function) {
+            Some(OverFunction::RowNumber) => quote!(rt::ops::over::RankKind::RowNumber),
+            Some(OverFunction::Rank) => quote!(rt::ops::over::RankKind::Rank),
+            Some(OverFunction::DenseRank) => quote!(rt::ops::over::RankKind::DenseRank),
+            _ => return Err("internal: a Top-N over a non-ranking function".to_string()),
+        })
+    }
+
+    /// A nested `fn order_cmp` over two input rows, by the ORDER BY keys.
+    fn order_fn(&self, over: &OverNode<'_>) -> TokenStream {
+        let r = row_ident(over.input);
+        let cmp = self.sort_comparator(over.order, &self.plan.node(over.input).schema);
+        quote!(fn order_cmp(a: &#r, b: &#r) -> std::cmp::Ordering #cmp)
+    }
+
+    /// The State field, its initializer and its absorb step.
+    pub(super) fn over_state(
+        &self,
+        n: NodeId,
+    ) -> GenResult<(TokenStream, TokenStream, TokenStream)> {
+        let over = parts(&self.plan.node(n).kind)?;
+        let o = format_ident!("o{}", n.0);
+        let r = row_ident(over.input);
+        let d = super::doc(&format!("Rows of {}", self.descriptions[n.index()]));
+        Ok(match over.limit {
+            None => (
+                quote!(#d #o: Vec<#r>),
+                quote!(#o: Vec::new()),
+                quote!(self.#o.extend(o.#o);),
+            ),
+            Some(limit) => {
+                let key = self.key_type(&self.plan.node(over.input).schema, over.partition);
+                let kind = self.rank_kind(over.calls)?;
+                let hi = limit.hi.max(0) as u64;
+                let order_fn = self.order_fn(&over);
+                (
+                    quote!(#d #o: rt::ops::over::TopN<#key, #r>),
+                    quote!(#o: rt::ops::over::TopN::new(#kind, #hi)),
+                    quote!({
+                        #order_fn
+                        self.#o.merge(o.#o, &mut order_cmp);
+                    }),
+                )
+            }
+        })
+    }
+
+    /// The push into an OVER node: buffer the row (or offer it to the Top-N).
+    /// (Generated with `current` set to the node, so refusals here are
+    /// located at it.)
+    pub(super) fn over_push(&self, n: NodeId) -> GenResult<TokenStream> {
+        let over = parts(&self.plan.node(n).kind)?;
+        let o = format_ident!("o{}", n.0);
+        Ok(match over.limit {
+            None => quote!(st.#o.push(row.clone());),
+            Some(limit) => {
+                // Flink 2.3 plans a filtered RANK as its Rank node, which
+                // refuses an end below 1 (ROW_NUMBER and DENSE_RANK stay a
+                // filter there and give no rows).
+                if limit.hi < 1
+                    && over.calls.first().map(|c| c.function) == Some(OverFunction::Rank)
+                {
+                    return Err(format!(
+                        "Rank end should not less than zero, but now is {}",
+                        limit.hi
+                    ));
+                }
+                let key = self.key_expr(&self.plan.node(over.input).schema, over.partition);
+                let order_fn = self.order_fn(&over);
+                quote! {
+                    #order_fn
+                    st.#o.push(#key, row.clone(), &mut order_cmp);
+                }
+            }
+        })
+    }
+
+    /// The task that emits an OVER node's rows once its input is complete.
+    pub(super) fn over_task(&mut self, n: NodeId, emit: TokenStream) -> GenResult<TokenStream> {
+        let plan = self.plan;
+        let node = plan.node(n);
+        let over = parts(&node.kind)?;
+        let o = format_ident!("o{}", n.0);
+        let out_row = row_ident(n);
+        let input_schema = &plan.node(over.input).schema;
+        let arity = input_schema.len();
+        if let Some(limit) = over.limit {
+            let kind = self.rank_kind(over.calls)?;
+            let (lo, hi) = (limit.lo, limit.hi.max(0) as u64);
+            let order_fn = self.order_fn(&over);
+            let copies = (0..arity).map(|i| {
+                let c = col_ident(i);
+                quote!(#c: r.#c)
+            });
+            let rank = col_ident(arity);
+            return Ok(quote! {
+                #order_fn
+                let top = std::mem::replace(&mut st.#o, rt::ops::over::TopN::new(#kind, #hi));
+                for (_, rows) in top.finish(#lo, order_cmp) {
+                    for (r, rank) in rows {
+                        let row = #out_row { #(#copies,)* #rank: Some(rank) };
+                        #emit
+                    }
+                }
+            });
+        }
+        let mut keys = partition_keys(over.partition);
+        keys.extend(over.order.iter().copied());
+        let sort = self.sort_comparator(&keys, input_schema);
+        let by_partition = self.sort_comparator(&partition_keys(over.partition), input_schema);
+        let by_order = self.sort_comparator(over.order, input_schema);
+        let r = row_ident(over.input);
+        let mut values = Vec::new();
+        let mut fields = Vec::new();
+        // One frame computation per distinct frame of the partition.
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut frame_stmts = Vec::new();
+        for (k, call) in over.calls.iter().enumerate() {
+            let v = format_ident!("v{}", k);
+            let vt = value_type(&call.ty);
+            let value = self.over_value(
+                call,
+                input_schema,
+                over.order,
+                &mut frames,
+                &mut frame_stmts,
+            )?;
+            values.push(quote!(let #v: Vec<Option<#vt>> = #value;));
+            let c = col_ident(arity + k);
+            fields.push(quote!(#c: #v[i].clone()));
+        }
+        let copies = (0..arity).map(|i| {
+            let c = col_ident(i);
+            quote!(#c: r.#c.clone())
+        });
+        Ok(quote! {
+            let mut rows = std::mem::take(&mut st.#o);
+            rt::ops::sort::sort_rows(&mut rows, |a, b| #sort);
+            fn same_partition(a: &#r, b: &#r) -> std::cmp::Ordering #by_partition
+            fn same_order(a: &#r, b: &#r) -> std::cmp::Ordering #by_order
+            for (start, end) in rt::ops::over::runs(&rows, |a, b| same_partition(a, b).is_eq()) {
+                let part = &rows[start..end];
+                let peers = rt::ops::over::peer_groups(part, |a, b| same_order(a, b).is_eq());
+                #(#frame_stmts)*
+                #(#values)*
+                for (i, r) in part.iter().enumerate() {
+                    let row = #out_row { #(#copies,)* #(#fields),* };
+                    #emit
+                }
+            }
+        })
+    }
+
+    /// The expression computing one call's column for the partition `part`
+    /// (a `Vec<Option<T>>`).
+    fn over_value(
+        &mut self,
+        call: &OverCall,
+        input: &[Field],
+        order: &[SortKey],
+        frames: &mut Vec<Frame>,
+        frame_stmts: &mut Vec<TokenStream>,
+    ) -> GenResult<TokenStream> {
+        let wrap = |f: TokenStream| quote!(#f.into_iter().map(Some).collect());
+        Ok(match call.function {
+            OverFunction::RowNumber => wrap(quote!(rt::ops::over::row_number(&peers))),
+            OverFunction::Rank => wrap(quote!(rt::ops::over::rank(&peers))),
+            OverFunction::DenseRank => wrap(quote!(rt::ops::over::dense_rank(&peers))),
+            OverFunction::PercentRank => wrap(quote!(rt::ops::over::percent_rank(&peers))),
+            OverFunction::CumeDist => wrap(quote!(rt::ops::over::cume_dist(&peers))),
+            OverFunction::Ntile(b) => wrap(quote!(rt::ops::over::ntile(part.len(), #b))),
+            OverFunction::Lag(offset) | OverFunction::Lead(offset) => {
+                let lead = matches!(call.function, OverFunction::Lead(_));
+                let value = col_ident(call.args[0]);
+                // The value is NOT NULL when there is a default (the binder
+                // refuses a nullable one).
+                let default = match call.args.get(1) {
+                    Some(&d) => {
+                        let d = col_ident(d);
+                        quote!(part[i].#d.clone())
+                    }
+                    None => quote!(None),
+                };
+                quote! {
+                    (0..part.len()).map(|i| match rt::ops::over::offset_row(i, part.len(), #offset, #lead) {
+                        Some(j) => part[j].#value.clone(),
+                        None => #default,
+                    }).collect()
+                }
+            }
+            OverFunction::FirstValue | OverFunction::LastValue | OverFunction::Aggregate(_) => {
+                let f = self.frame_of(call.frame, input, order, frames, frame_stmts)?;
+                let (acc_ty, init, add, result) = self.frame_accumulator(call, input)?;
+                quote! {
+                    rt::ops::over::over_frames(&#f, || -> #acc_ty { #init }, |acc: &mut #acc_ty, j: usize| {
+                        let row = &part[j];
+                        #add
+                    }, |acc: &#acc_ty| #result)
+                }
+            }
+        })
+    }
+
+    /// The variable holding the partition's frames for `frame`, declaring it
+    /// on first use.
+    fn frame_of(
+        &self,
+        frame: Frame,
+        input: &[Field],
+        order: &[SortKey],
+        frames: &mut Vec<Frame>,
+        frame_stmts: &mut Vec<TokenStream>,
+    ) -> GenResult<proc_macro2::Ident> {
+        if let Some(i) = frames.iter().position(|f| *f == frame) {
+            return Ok(format_ident!("f{}", i));
+        }
+        let i = frames.len();
+        frames.push(frame);
+        let f = format_ident!("f{}", i);
+        let unit = match frame.unit {
+            FrameUnit::Rows => quote!(rt::ops::over::Unit::Rows),
+            FrameUnit::Range => quote!(rt::ops::over::Unit::Range),
+        };
+        let bound = |b: FrameBound| match b {
+            FrameBound::UnboundedPreceding => quote!(rt::ops::over::Bound::UnboundedPreceding),
+            FrameBound::Preceding(n) => quote!(rt::ops::over::Bound::Preceding(#n)),
+            FrameBound::CurrentRow => quote!(rt::ops::over::Bound::CurrentRow),
+            FrameBound::Following(n) => quote!(rt::ops::over::Bound::Following(#n)),
+            FrameBound::UnboundedFollowing => quote!(rt::ops::over::Bound::UnboundedFollowing),
+        };
+        let has_offset =
+            |b: FrameBound| matches!(b, FrameBound::Preceding(_) | FrameBound::Following(_));
+        let range_key =
+            frame.unit == FrameUnit::Range && (has_offset(frame.start) || has_offset(frame.end));
+        let (key_stmt, key) = if range_key {
+            let [k] = order else {
+                return Err("internal: a RANGE offset without a single ORDER BY key".to_string());
+            };
+            let c = col_ident(k.column);
+            let to_i64 = match input[k.column].ty.kind {
+                kind if kind.is_integer() => quote!(r.#c.map(|v| v as i64)),
+                TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) => {
+                    quote!(r.#c.map(|v| v.millis))
+                }
+                TypeKind::Date => quote!(r.#c.map(|v| v.0 as i64)),
+                other => {
+                    return Err(format!(
+                        "RANGE offsets over a {other:?} key are not supported by code generation"
+                    ))
+                }
+            };
+            let keys = format_ident!("k{}", i);
+            let desc = k.descending;
+            (
+                quote!(let #keys: Vec<Option<i64>> = part.iter().map(|r| #to_i64).collect();),
+                quote!(Some(rt::ops::over::RangeKey { keys: &#keys, descending: #desc })),
+            )
+        } else {
+            (quote!(), quote!(None))
+        };
+        let (start, end) = (bound(frame.start), bound(frame.end));
+        frame_stmts.push(quote! {
+            #key_stmt
+            let #f = rt::ops::over::frames(&peers, #unit, #start, #end, #key);
+        });
+        Ok(f)
+    }
+
+    /// Accumulator type, initializer, fold of `row` into `acc`, and result.
+    fn frame_accumulator(
+        &self,
+        call: &OverCall,
+        input: &[Field],
+    ) -> GenResult<(TokenStream, TokenStream, TokenStream, TokenStream)> {
+        let arg = call.args.first().map(|&c| {
+            let c = col_ident(c);
+            quote!(row.#c)
+        });
+        let arg_ty = call.args.first().map(|&c| input[c].ty);
+        let function = match call.function {
+            OverFunction::FirstValue | OverFunction::LastValue => {
+                let t = arg_ty.ok_or("FIRST_VALUE/LAST_VALUE without an argument")?;
+                let vt = value_type(&t);
+                let acc = if call.function == OverFunction::FirstValue {
+                    quote!(rt::ops::over::FirstValue<#vt>)
+                } else {
+                    quote!(rt::ops::over::LastValue<#vt>)
+                };
+                let v = arg.expect("checked");
+                return Ok((
+                    acc,
+                    quote!(Default::default()),
+                    quote!(acc.add(#v.clone());),
+                    quote!(acc.result().cloned()),
+                ));
+            }
+            OverFunction::Aggregate(a) => a,
+            _ => return Err("internal: not a frame function".to_string()),
+        };
+        let agg = AggregateCall {
+            function,
+            distinct: false,
+            args: call.args.clone(),
+            filter: None,
+            ty: call.ty,
+            name: call.name.clone(),
+        };
+        let (acc_ty, init) = self.accumulator(&agg, input)?;
+        let add = match (function, arg) {
+            (AggregateFunction::Count, None) => quote!(acc.add_row();),
+            (AggregateFunction::Count, Some(v)) => quote!(acc.add(&#v);),
+            (AggregateFunction::Sum | AggregateFunction::Avg, Some(v))
+                if matches!(arg_ty.map(|t| t.kind), Some(TypeKind::Float)) =>
+            {
+                quote!(acc.add(#v.map(|v| v as f64));)
+            }
+            (AggregateFunction::Min | AggregateFunction::Max, Some(v))
+                if !arg_ty.is_some_and(|t| is_copy(&t)) =>
+            {
+                let to_owned = if arg_ty.is_some_and(|t| t.is_string()) {
+                    quote!(|s: &str| rt::value::Str::from(s))
+                } else {
+                    quote!(ToOwned::to_owned)
+                };
+                quote!(acc.add_ref(#v.as_deref(), #to_owned);)
+            }
+            (_, Some(v)) => quote!(acc.add(#v);),
+            (other, None) => {
+                return Err(format!("{} without an argument", other.name()));
+            }
+        };
+        let result = self.plain_result(quote!(acc), &agg, arg_ty)?;
+        Ok((acc_ty, init, add, result))
+    }
+}
