@@ -375,25 +375,53 @@ impl FrontEnd<'_> {
             }
         } else {
             let kind = self.parse_type()?;
+            // Flink's grammar: at most one NULL / NOT NULL, right after the
+            // type, then at most one PRIMARY KEY NOT ENFORCED.
             let mut nullable = true;
-            loop {
-                let at = self.current_span();
-                if self.parser.parse_keywords(&[Keyword::NOT, Keyword::NULL]) {
-                    nullable = false;
-                } else if self.parser.parse_keyword(Keyword::NULL) {
-                    nullable = true;
-                } else if self
-                    .parser
-                    .parse_keywords(&[Keyword::PRIMARY, Keyword::KEY])
-                {
-                    self.parse_not_enforced()?;
-                    inline_pk = Some(PrimaryKey {
-                        columns: vec![name.clone()],
-                        span: at.to(self.previous_span()),
-                    });
-                } else {
-                    break;
-                }
+            if self.parser.parse_keywords(&[Keyword::NOT, Keyword::NULL]) {
+                nullable = false;
+            } else {
+                let _ = self.parser.parse_keyword(Keyword::NULL);
+            }
+            let at = self.current_span();
+            if self
+                .parser
+                .parse_keywords(&[Keyword::PRIMARY, Keyword::KEY])
+            {
+                self.parse_not_enforced()?;
+                inline_pk = Some(PrimaryKey {
+                    columns: vec![name.clone()],
+                    span: at.to(self.previous_span()),
+                });
+            }
+            let at = self.current_span();
+            let again = if self.parser.parse_keywords(&[Keyword::NOT, Keyword::NULL])
+                || self.parser.parse_keyword(Keyword::NULL)
+            {
+                Some("NULL / NOT NULL")
+            } else if self
+                .parser
+                .parse_keywords(&[Keyword::PRIMARY, Keyword::KEY])
+            {
+                Some("PRIMARY KEY")
+            } else {
+                None
+            };
+            if let Some(what) = again {
+                // The peeked span may begin with the whitespace before the word.
+                let text = &self.file.text[at.start..];
+                let start = at.start + (text.len() - text.trim_start().len());
+                let word = self.file.text[start..]
+                    .find(|c: char| !c.is_ascii_alphabetic())
+                    .unwrap_or(0);
+                let end = self.previous_span().end.max(start + word);
+                return Err(Diagnostic::error(
+                    Span::new(start, end),
+                    format!(
+                        "syntax error: unexpected {what}: a column takes one NULL or NOT NULL, \
+                         right after its type, then at most one PRIMARY KEY NOT ENFORCED"
+                    ),
+                ));
             }
             let data_type = types::DataType::new(kind, nullable);
             if self.parser.parse_keyword(Keyword::METADATA) {

@@ -214,3 +214,20 @@ fn reserved_words_are_sorted_for_binary_search() {
     assert!(words.iter().all(|w| *w == w.to_ascii_uppercase()));
     assert!(reserved::is_reserved("raw") && !reserved::is_reserved("data"));
 }
+
+#[test]
+fn a_column_takes_one_nullability_then_one_primary_key() {
+    // As Flink 2.3's parser: `INT NULL` and `INT NOT NULL PRIMARY KEY NOT
+    // ENFORCED` are fine; a second NULL / NOT NULL, or one after the key, is
+    // a syntax error ("Encountered \"NOT\"").
+    check(
+        "CREATE TABLE a (x INT NULL, y INT NOT NULL PRIMARY KEY NOT ENFORCED) WITH ('connector' = 'x');
+CREATE TABLE b (x DOUBLE PRECISION NOT NULL NOT NULL) WITH ('connector' = 'x');
+CREATE TABLE c (x INT NOT NULL NULL) WITH ('connector' = 'x');
+CREATE TABLE d (x INT PRIMARY KEY NOT ENFORCED NOT NULL) WITH ('connector' = 'x');",
+        "TABLE a (x INT, y INT NOT NULL) WITH (connector=x) PK(y)
+error 2:45: syntax error: unexpected NULL / NOT NULL: a column takes one NULL or NOT NULL, right after its type, then at most one PRIMARY KEY NOT ENFORCED
+error 3:32: syntax error: unexpected NULL / NOT NULL: a column takes one NULL or NOT NULL, right after its type, then at most one PRIMARY KEY NOT ENFORCED
+error 4:48: syntax error: unexpected NULL / NOT NULL: a column takes one NULL or NOT NULL, right after its type, then at most one PRIMARY KEY NOT ENFORCED",
+    );
+}
