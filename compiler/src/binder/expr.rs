@@ -416,8 +416,30 @@ impl Binder<'_> {
                 }
                 let x = self.bind_expr(operand, cx, span)?;
                 let p = self.bind_expr(pattern, cx, span)?;
+                if x.ty.is_null_type() || p.ty.is_null_type() {
+                    // Calcite's operand check, in its words (an untyped NULL
+                    // pattern is typed like the operand in its message).
+                    let op = if *negated { "NOT LIKE" } else { "LIKE" };
+                    let left = if x.ty.is_null_type() {
+                        "<NULL>".to_string()
+                    } else {
+                        format!("<{}>", typing::calcite_type_name(&x.ty))
+                    };
+                    let right = if p.ty.is_null_type() {
+                        left.clone()
+                    } else {
+                        format!("<{}>", typing::calcite_type_name(&p.ty))
+                    };
+                    return Err(Diagnostic::error(
+                        span,
+                        format!(
+                            "Cannot apply '{op}' to arguments of type '{op}({left}, {right})'. \
+                             Supported form(s): '{op}(<STRING>, <STRING>, <STRING>)'"
+                        ),
+                    ));
+                }
                 for (e, what) in [(&x, "operand"), (&p, "pattern")] {
-                    if !e.ty.is_string() && !e.ty.is_null_type() {
+                    if !e.ty.is_string() {
                         return Err(Diagnostic::error(
                             e.span,
                             format!("the {what} of LIKE must be a string, but it is {}", e.ty),
@@ -1282,7 +1304,10 @@ fn is_zero_literal(e: &Expr) -> bool {
 fn expect_boolean(e: Expr, op: &str) -> BResult<Expr> {
     match e.ty.kind {
         TypeKind::Boolean => Ok(e),
-        TypeKind::Null => Ok(cast_to_kind(e, TypeKind::Boolean)),
+        // Flink refuses an untyped NULL operand of NOT, AND, OR and IS TRUE
+        // (`CAST(NULL AS BOOLEAN)` is fine).
+        TypeKind::Null => Err(Diagnostic::error(e.span, typing::ILLEGAL_NULL)
+            .with_help("write CAST(NULL AS BOOLEAN)")),
         _ => Err(Diagnostic::error(
             e.span,
             format!("{op} expects BOOLEAN operands, but this is {}", e.ty),
