@@ -414,7 +414,40 @@ fn datagen_field(
     let kind = options
         .get(format!("fields.{column}.kind").as_str())
         .map_or("random", |o| o.value.as_str());
-    datagen_option_allowed(&col.ty, kind, option, key).map(|()| spec)
+    datagen_option_allowed(&col.ty, kind, option, key)?;
+    let value = options.get(key).map_or("", |o| o.value.as_str());
+    datagen_number(&col.ty.kind, kind, option, value).map(|()| spec)
+}
+
+/// The numbers of datagen's field options, read as Flink reads them (Java's
+/// `Long.parseLong` for sequence bounds and integer `min`/`max`,
+/// `Double.parseDouble` for the others), with Java's error text.
+fn datagen_number(ty: &TypeKind, kind: &str, option: &str, value: &str) -> Result<(), String> {
+    let long = |v: &str| v.parse::<i64>().is_ok();
+    let double = |v: &str| {
+        let t = v.trim_matches(|c: char| c <= ' ');
+        let t = t.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(t);
+        let unsigned = t.trim_start_matches(['+', '-']);
+        if unsigned.eq_ignore_ascii_case("infinity")
+            || unsigned.eq_ignore_ascii_case("inf")
+            || unsigned.eq_ignore_ascii_case("nan")
+        {
+            return unsigned == "Infinity" || (unsigned == "NaN" && unsigned.len() == t.len());
+        }
+        t.parse::<f64>().is_ok()
+    };
+    let ok = match (kind, option) {
+        ("sequence", "start" | "end") => long(value),
+        (_, "min" | "max") if ty.is_integer() => long(value),
+        (_, "min" | "max") => double(value),
+        _ => true,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("For input string: \"{value}\" (Flink's datagen reads '{option}' of this field as a Java {})",
+            if kind == "sequence" || ty.is_integer() { "long" } else { "double" }))
+    }
 }
 
 /// Flink 2.3's datagen rules (observed; `docs/sql-reference/connectors.md`):
