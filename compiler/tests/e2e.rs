@@ -152,14 +152,17 @@ fn run_case_with(
                     .unwrap_or_default()
                     .to_string_lossy()
                     .to_string();
-                compare(
-                    case,
-                    &format!("sink {sink}"),
-                    sink_lines(&run_dir.join("out").join(&sink)),
-                    &path,
-                    ordered,
-                    threads > 1,
-                )
+                let dir = run_dir.join("out").join(&sink);
+                part_names(case, &sink, &dir, &fixture.join("job.sql")).and_then(|()| {
+                    compare(
+                        case,
+                        &format!("sink {sink}"),
+                        sink_lines(&dir),
+                        &path,
+                        ordered,
+                        threads > 1,
+                    )
+                })
             }
         };
         if let Err(e) = result {
@@ -271,4 +274,42 @@ INSERT INTO o SELECT id, (SELECT amount FROM bonus WHERE emp_id = id) FROM emp;
     );
     let written = std::fs::read_dir(run_dir.join("out/o")).map_or(0, |d| d.count());
     assert_eq!(written, 0, "the failed job left files in its sink");
+}
+
+/// Part files are named as Flink names them: `part-<uuid>-task-<n>-file-<m>`
+/// in batch mode, `part-<uuid>-<n>-<m>` in streaming mode (Flink's default).
+fn part_names(case: &str, sink: &str, dir: &Path, job: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(job).map_err(|e| e.to_string())?;
+    let batch = text
+        .lines()
+        .rev()
+        .find(|l| l.contains("'execution.runtime-mode'"))
+        .is_some_and(|l| l.to_ascii_lowercase().contains("'batch'"));
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(()); // no file sink (print), or nothing written
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || name.starts_with('_') {
+            continue;
+        }
+        let rest = name.strip_prefix("part-").unwrap_or("");
+        let (uuid, tail) = rest.split_at(rest.len().min(36));
+        let numbers: Vec<&str> = tail.trim_start_matches('-').split('-').collect();
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        let ok = uuid.len() == 36
+            && uuid.bytes().filter(|&b| b == b'-').count() == 4
+            && match numbers.as_slice() {
+                ["task", n, "file", m] => batch && digits(n) && digits(m),
+                [n, m] => !batch && digits(n) && digits(m),
+                _ => false,
+            };
+        if !ok {
+            return Err(format!(
+                "{case}: sink {sink}: part file `{name}` is not named as Flink names it in {} mode",
+                if batch { "batch" } else { "streaming" }
+            ));
+        }
+    }
+    Ok(())
 }

@@ -21,7 +21,7 @@ mod set_ops;
 mod streaming;
 mod subquery;
 
-pub(crate) use streaming::check_streaming;
+pub(crate) use streaming::{check_streaming, is_streaming};
 
 use std::collections::{BTreeMap, HashSet};
 

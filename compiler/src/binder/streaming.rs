@@ -32,7 +32,7 @@ pub(crate) fn check_streaming(job: &BoundJob, diags: &mut Diagnostics) {
 
 /// Streaming unless the last `SET 'execution.runtime-mode'` says batch, as in
 /// Flink (the value is case-insensitive; other values are the binder's errors).
-fn is_streaming(job: &BoundJob) -> bool {
+pub(crate) fn is_streaming(job: &BoundJob) -> bool {
     job.settings
         .iter()
         .rev()

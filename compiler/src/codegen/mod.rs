@@ -1612,10 +1612,16 @@ impl Gen<'_> {
                 finishes.push(quote!(ctx.sink_counter(#ti).add(#rows);));
             }
         }
+        // Streaming jobs name part files as Flink's streaming file sink does.
+        let part_names = if crate::binder::is_streaming(&plan.job) {
+            quote!(rt::sink::commit::PartNames::Streaming)
+        } else {
+            quote!(rt::sink::commit::PartNames::Batch)
+        };
         Ok(quote! {
             #[doc = " Runs every pipeline once, then commits all filesystem sinks together."]
             fn run(ctx: &mut rt::job::Context) -> rt::Result<()> {
-                let staging = rt::sink::commit::Job::begin(&[#(#targets),*])?;
+                let staging = rt::sink::commit::Job::begin_named(&[#(#targets),*], #part_names)?;
                 let result = (|| -> rt::Result<()> {
                     // The state of single-threaded pipelines (breaker outputs), and
                     // where the threads' states are folded.

@@ -2,7 +2,8 @@
 //! sink of a job.
 //!
 //! Layout: a sink `path` is a directory of part files named like Flink's,
-//! `part-<uuid>-task-<n>-file-<m>` (one uuid per sink per run, `n` the writing
+//! `part-<uuid>-task-<n>-file-<m>` in batch mode and `part-<uuid>-<n>-<m>` in
+//! streaming mode ([`PartNames`]; one uuid per sink per run, `n` the writing
 //! thread, `m` the file of that thread). While a job runs, its files live in
 //! `<path>/.stmtc-staging/` — hidden from readers, as Flink hides names
 //! starting with `.` — and the visible content of `path` is untouched.
@@ -54,6 +55,16 @@ pub struct SinkTarget {
 #[derive(Debug)]
 pub struct Job {
     sinks: Vec<StagedSink>,
+    names: PartNames,
+}
+
+/// How part files are named: Flink's batch file sink writes
+/// `part-<uuid>-task-<n>-file-<m>`, its streaming one `part-<uuid>-<n>-<m>`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PartNames {
+    #[default]
+    Batch,
+    Streaming,
 }
 
 #[derive(Debug)]
@@ -70,6 +81,11 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
 impl Job {
     /// Recovers leftovers of earlier runs, then creates fresh staging directories.
     pub fn begin(targets: &[SinkTarget]) -> Result<Job> {
+        Self::begin_named(targets, PartNames::Batch)
+    }
+
+    /// [`Job::begin`] with the part-file names of `names`' runtime mode.
+    pub fn begin_named(targets: &[SinkTarget], names: PartNames) -> Result<Job> {
         recover(targets)?;
         let mut sinks = Vec::with_capacity(targets.len());
         for t in targets {
@@ -83,7 +99,7 @@ impl Job {
                 uuid: crate::util::random_uuid(),
             });
         }
-        Ok(Job { sinks })
+        Ok(Job { sinks, names })
     }
 
     /// A writer for part file `file` of thread `task` of sink `sink`.
@@ -95,7 +111,10 @@ impl Job {
         format: F,
     ) -> PartWriter<F> {
         let s = &self.sinks[sink];
-        let name = format!("part-{}-task-{}-file-{}", s.uuid, task, file);
+        let name = match self.names {
+            PartNames::Batch => format!("part-{}-task-{}-file-{}", s.uuid, task, file),
+            PartNames::Streaming => format!("part-{}-{}-{}", s.uuid, task, file),
+        };
         PartWriter {
             path: s.staging.join(&name),
             file: None,
