@@ -52,10 +52,11 @@ impl Binder<'_> {
         match op {
             BinaryOperator::Eq => self.row_fieldwise(left, right, false, cx, span),
             BinaryOperator::NotEq => self.row_fieldwise(left, right, true, cx, span),
-            _ => Err(
-                Diagnostic::unsupported(span, &format!("comparing row values with `{op}`"))
-                    .with_help("stmtc compares row values with `=` and `<>`"),
-            ),
+            // Arithmetic, AND/OR, `||`...: Flink refuses a ROW operand there too.
+            _ => Err(Diagnostic::error(
+                span,
+                format!("a row value cannot be an operand of `{op}`"),
+            )),
         }
     }
 
