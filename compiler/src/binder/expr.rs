@@ -265,7 +265,7 @@ impl Binder<'_> {
             E::TypedString(ts) => literals::typed_string(&ts.data_type, &ts.value.value, span),
             E::Interval(interval) => literals::interval(interval, span),
             E::BinaryOp { left, op, right }
-                if matches!(**left, E::Tuple(_)) || matches!(**right, E::Tuple(_)) =>
+                if super::row_compare::is_row_value(left) || super::row_compare::is_row_value(right) =>
             {
                 self.bind_row_comparison(left, op, right, cx, span)
             }

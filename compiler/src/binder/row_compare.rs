@@ -1,5 +1,5 @@
-//! Row-value comparison: `(a, b) = (1, 'x')` and `(a, b) <> (1, 'x')`, which
-//! Flink 2.3 accepts. Observed semantics (`fixtures/predicates`):
+//! Row-value comparison: `(a, b) = (1, 'x')` and `(a, b) <> (1, 'x')` (also
+//! spelled `ROW(a, b)`), which Flink 2.3 accepts. Observed semantics (`fixtures/predicates`):
 //!
 //! - `=` is expanded field by field: `a = 1 AND b = 'x'` with SQL's
 //!   three-valued logic (`(5, NULL) = (5, 'ab')` is NULL, `(NULL, 'x') =
@@ -104,7 +104,7 @@ impl Binder<'_> {
             ));
         }
         let mut all: Option<Expr> = None;
-        for (a, b) in l.iter().zip(r) {
+        for (a, b) in l.into_iter().zip(r) {
             if row_fields(a).is_some() || row_fields(b).is_some() {
                 return Err(Diagnostic::unsupported(
                     self.span(a.span(), span),
@@ -122,15 +122,47 @@ impl Binder<'_> {
                 Some(acc) => logical(op, acc, field, span),
             });
         }
-        Ok(all.expect("a row value has at least two fields"))
+        Ok(all.expect("a row value has at least one field"))
     }
 }
 
-/// The fields of a row value `(a, b, ...)`; `(a)` is a parenthesised scalar.
-fn row_fields(e: &sql::Expr) -> Option<&[sql::Expr]> {
+/// Whether `e` is a row value: `(a, b, ...)` or `ROW(a, ...)`.
+pub(crate) fn is_row_value(e: &sql::Expr) -> bool {
+    row_fields(e).is_some()
+}
+
+/// The fields of a row value `(a, b, ...)` or `ROW(a, ...)` (Flink treats both
+/// spellings alike, observed); `(a)` is a parenthesised scalar.
+fn row_fields(e: &sql::Expr) -> Option<Vec<&sql::Expr>> {
     match e {
-        sql::Expr::Tuple(fields) => Some(fields),
+        sql::Expr::Tuple(fields) => Some(fields.iter().collect()),
         sql::Expr::Nested(inner) => row_fields(inner),
+        sql::Expr::Function(f) => {
+            let [name] = f.name.0.as_slice() else {
+                return None;
+            };
+            let name = name.as_ident()?;
+            if name.quote_style.is_some() || !name.value.eq_ignore_ascii_case("ROW") {
+                return None;
+            }
+            if f.filter.is_some() || f.over.is_some() || !f.within_group.is_empty() {
+                return None;
+            }
+            let sql::FunctionArguments::List(list) = &f.args else {
+                return None;
+            };
+            if list.duplicate_treatment.is_some() || !list.clauses.is_empty() {
+                return None;
+            }
+            list.args
+                .iter()
+                .map(|a| match a {
+                    sql::FunctionArg::Unnamed(sql::FunctionArgExpr::Expr(e)) => Some(e),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+                .filter(|fields| !fields.is_empty())
+        }
         _ => None,
     }
 }
