@@ -264,6 +264,11 @@ impl Binder<'_> {
             E::Value(v) => literals::value(&v.value, span),
             E::TypedString(ts) => literals::typed_string(&ts.data_type, &ts.value.value, span),
             E::Interval(interval) => literals::interval(interval, span),
+            E::BinaryOp { left, op, right }
+                if super::row_compare::is_row_value(left) || super::row_compare::is_row_value(right) =>
+            {
+                self.bind_row_comparison(left, op, right, cx, span)
+            }
             E::BinaryOp { left, op, right } => {
                 let l = self.bind_expr(left, cx, span)?;
                 let r = self.bind_expr(right, cx, span)?;

@@ -15,6 +15,7 @@ mod literals;
 mod order_by;
 mod over;
 mod query;
+mod row_compare;
 mod row_in;
 mod scope;
 mod set_ops;

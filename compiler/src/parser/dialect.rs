@@ -1,7 +1,9 @@
 //! The Flink SQL dialect for sqlparser: backtick identifiers, window-TVF
 //! table arguments and Flink's timestamp type spellings.
 
-use sqlparser::ast::{DataType, Expr, Ident, ObjectName, TimezoneInfo, TypeModifier};
+use sqlparser::ast::{
+    BinaryOperator, DataType, Expr, Ident, ObjectName, TimezoneInfo, TypeModifier, UnaryOperator,
+};
 use sqlparser::dialect::Dialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -67,6 +69,36 @@ impl Dialect for FlinkDialect {
         }))
     }
 
+    /// `x [NOT] BETWEEN SYMMETRIC a AND b` and `x [NOT] BETWEEN ASYMMETRIC a AND b`,
+    /// which sqlparser does not know. ASYMMETRIC is plain BETWEEN; SYMMETRIC is
+    /// expanded as Calcite's convertlet expands it:
+    /// `(x BETWEEN a AND b) OR (x BETWEEN b AND a)`, negated as a whole for NOT.
+    fn parse_infix(
+        &self,
+        parser: &mut Parser,
+        expr: &Expr,
+        _precedence: u8,
+    ) -> Option<Result<Expr, ParserError>> {
+        let keyword = |n: usize| match &parser.peek_nth_token_ref(n).token {
+            Token::Word(w) => Some(w.keyword),
+            _ => None,
+        };
+        let negated = keyword(0) == Some(Keyword::NOT);
+        let at = usize::from(negated);
+        if keyword(at) != Some(Keyword::BETWEEN) {
+            return None;
+        }
+        let symmetric = match keyword(at + 1) {
+            Some(Keyword::SYMMETRIC) => true,
+            Some(Keyword::ASYMMETRIC) => false,
+            _ => return None,
+        };
+        for _ in 0..at + 2 {
+            parser.next_token();
+        }
+        Some(parse_between_flagged(parser, expr, negated, symmetric))
+    }
+
     fn parse_data_type(&self, parser: &mut Parser) -> Option<Result<DataType, ParserError>> {
         let word = match &parser.peek_token_ref().token {
             Token::Word(w) => w.value.to_ascii_uppercase(),
@@ -78,6 +110,43 @@ impl Dialect for FlinkDialect {
         parser.next_token();
         Some(parse_timestamp_rest(parser, word == TIMESTAMP_LTZ))
     }
+}
+
+/// The rest of `x [NOT] BETWEEN [A]SYMMETRIC`, from the low bound on.
+fn parse_between_flagged(
+    parser: &mut Parser,
+    expr: &Expr,
+    negated: bool,
+    symmetric: bool,
+) -> Result<Expr, ParserError> {
+    if !symmetric {
+        return parser.parse_between(expr.clone(), negated);
+    }
+    let (low, high) = match parser.parse_between(expr.clone(), false)? {
+        Expr::Between { low, high, .. } => (low, high),
+        other => return Ok(other),
+    };
+    let between = |low: &Expr, high: &Expr| {
+        Expr::Nested(Box::new(Expr::Between {
+            expr: Box::new(expr.clone()),
+            negated: false,
+            low: Box::new(low.clone()),
+            high: Box::new(high.clone()),
+        }))
+    };
+    let either = Expr::BinaryOp {
+        left: Box::new(between(&low, &high)),
+        op: BinaryOperator::Or,
+        right: Box::new(between(&high, &low)),
+    };
+    Ok(if negated {
+        Expr::UnaryOp {
+            op: UnaryOperator::Not,
+            expr: Box::new(Expr::Nested(Box::new(either))),
+        }
+    } else {
+        Expr::Nested(Box::new(either))
+    })
 }
 
 /// After `TIMESTAMP` or `TIMESTAMP_LTZ`: `[(p)] [WITH LOCAL TIME ZONE | WITHOUT TIME ZONE]`.

@@ -231,3 +231,18 @@ error 3:32: syntax error: unexpected NULL / NOT NULL: a column takes one NULL or
 error 4:48: syntax error: unexpected NULL / NOT NULL: a column takes one NULL or NOT NULL, right after its type, then at most one PRIMARY KEY NOT ENFORCED",
     );
 }
+
+#[test]
+fn between_symmetric_expands_and_asymmetric_is_plain_between() {
+    check(
+        "INSERT INTO o SELECT x BETWEEN SYMMETRIC a AND b + 1, x NOT BETWEEN SYMMETRIC 1 AND 2 AND c, \
+         x BETWEEN ASYMMETRIC 1 AND 2, x NOT BETWEEN ASYMMETRIC 1 AND 2 FROM t;",
+        "INTO o SELECT ((x BETWEEN a AND b + 1) OR (x BETWEEN b + 1 AND a)), \
+         NOT ((x BETWEEN 1 AND 2) OR (x BETWEEN 2 AND 1)) AND c, \
+         x BETWEEN 1 AND 2, x NOT BETWEEN 1 AND 2 FROM t",
+    );
+    check(
+        "INSERT INTO o SELECT x BETWEEN SYMMETRIC 1 FROM t;",
+        "error 1:44: syntax error: expected AND, found FROM",
+    );
+}
