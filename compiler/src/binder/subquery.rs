@@ -9,6 +9,8 @@
 //!   the comparisons, `x op y` (semi) or `(x op y) IS NOT TRUE` (anti): a row
 //!   is kept by `x NOT IN (...)` only when no row of the set compares TRUE or
 //!   NULL with it, which is SQL's NULL rule.
+//!   An uncorrelated `NOT IN` / `<> ALL` over nullable values is instead a
+//!   NULL-aware hash anti join (`not_in.rs`).
 //! - A scalar subquery `(SELECT ...)` becomes a join that appends its value:
 //!   uncorrelated, an inner join with its one row (a global aggregate has
 //!   exactly one; anything else goes through `SINGLE_VALUE`, which fails at
@@ -38,6 +40,8 @@ use crate::ir::{
 use crate::types::{DataType, TypeKind};
 
 type BResult<T> = Result<T, Diagnostic>;
+
+mod not_in;
 
 /// Column numbers at and above this refer to the enclosing query's scope
 /// (`OUTER + i` is its column `i`), while a correlated WHERE binds.
@@ -654,6 +658,13 @@ impl Binder<'_> {
                 }
                 let x = x.expect("operand bound");
                 let y = column(n, sub.rel.schema[0].ty, span);
+                if all
+                    && op == BinaryOp::NotEq
+                    && sub.corr.is_empty()
+                    && (x.ty.nullable || y.ty.nullable)
+                {
+                    return self.null_aware_not_in(input, x, sub.rel, span);
+                }
                 if all {
                     // Kept when no row compares TRUE or NULL with the negated
                     // comparison: `(x op y) IS NOT TRUE` finds the rows that
