@@ -39,10 +39,15 @@ pub(crate) struct Grouping {
     /// False for a global aggregate (no GROUP BY): Flink then makes every
     /// aggregate but COUNT nullable (an empty input gives NULL).
     pub has_group_by: bool,
+    /// The GROUP BY has grouping sets (GROUPING() then varies by row).
+    pub grouping_sets: bool,
+    /// Positions in `aggregates` of GROUPING() / GROUPING_ID() calls (see
+    /// `grouping.rs`): no aggregate computes them.
+    pub grouping_calls: Vec<usize>,
 }
 
 impl Grouping {
-    fn key_position(&self, expr: &Expr) -> Option<usize> {
+    pub(crate) fn key_position(&self, expr: &Expr) -> Option<usize> {
         let stripped = strip_spans(expr.clone());
         self.keys.iter().position(|k| *k == stripped)
     }
@@ -201,6 +206,9 @@ impl Binder<'_> {
             return self.scalar_subquery(query, cx, span);
         }
         if cx.grouping.is_some() {
+            if let Some(call) = super::grouping::grouping_function(expr) {
+                return self.bind_grouping_function(call, cx, span);
+            }
             if let Some(call) = aggregate_call(expr) {
                 return self.bind_aggregate(call, cx, span);
             }
@@ -1390,9 +1398,9 @@ fn aggregate_call(expr: &sql::Expr) -> Option<&sql::Function> {
     match expr {
         sql::Expr::Function(f) if f.over.is_none() => {
             let name = f.name.0.last()?.as_ident()?.value.as_str();
-            functions::resolve_aggregate(name, false, &[])
-                .is_some()
-                .then_some(f)
+            (functions::resolve_aggregate(name, false, &[]).is_some()
+                || super::grouping::is_grouping_function(name))
+            .then_some(f)
         }
         _ => None,
     }

@@ -12,12 +12,20 @@
 //! no rows, as Flink's Expand-based plan does), with the keys outside the
 //! set NULL, and a UNION ALL of them. Key columns missing from some set are
 //! nullable in the output; expressions over them are retyped accordingly.
-//! `GROUPING()` / `GROUPING_ID()` are not supported yet.
+//!
+//! `GROUPING(a, ...)` and `GROUPING_ID(a, ...)` (the same function in Flink)
+//! are BIGINT NOT NULL with one bit per argument, the first argument
+//! highest, set when the argument is not in the row's grouping set. They
+//! bind like aggregate calls (a column after the keys) but no aggregate
+//! computes them: each set's branch of the union projects its value as a
+//! literal. Without grouping sets they are the literal 0.
 
-use sqlparser::ast::{self as sql, Spanned};
+use sqlparser::ast::{self as sql, FunctionArg, FunctionArgExpr, FunctionArguments, Spanned};
 
+use super::expr::{contains_aggregate, ExprCx};
 use super::Binder;
 use crate::diagnostics::Diagnostic;
+use crate::functions::AggregateFunction;
 
 use crate::diagnostics::Span;
 use crate::ir::{self, AggregateCall, Expr, ExprKind, Field, Literal, Rel, RelKind};
@@ -116,11 +124,13 @@ pub(crate) fn expand_group_by(elements: &[sql::Expr]) -> Option<GroupingSets> {
 
 /// One aggregate per grouping set over `pre` (keys ++ aggregate arguments),
 /// unioned: output is the `key_count` keys (NULL outside the set) followed
-/// by the aggregates.
+/// by the aggregates; those at `grouping_calls` are GROUPING() calls, whose
+/// `args` are key positions, projected as each set's literal value.
 pub(crate) fn grouping_sets_aggregate(
     pre: Rel,
     key_count: usize,
     aggregates: Vec<AggregateCall>,
+    grouping_calls: &[usize],
     sets: &[Vec<usize>],
     span: Span,
 ) -> Rel {
@@ -144,6 +154,12 @@ pub(crate) fn grouping_sets_aggregate(
         span,
     };
     let set_ty = DataType::not_null(TypeKind::Int);
+    let computed: Vec<AggregateCall> = aggregates
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| !grouping_calls.contains(j))
+        .map(|(_, a)| a.clone())
+        .collect();
     let mut branches = Vec::new();
     for (n, set) in sets.iter().enumerate() {
         let mut exprs: Vec<Expr> = pre
@@ -163,7 +179,7 @@ pub(crate) fn grouping_sets_aggregate(
         let mut group: Vec<usize> = set.clone();
         group.push(pre_arity);
         let mut agg_schema: Vec<Field> = group.iter().map(|&g| tagged.schema[g].clone()).collect();
-        agg_schema.extend(aggregates.iter().map(|a| Field {
+        agg_schema.extend(computed.iter().map(|a| Field {
             name: a.name.clone(),
             ty: a.ty,
         }));
@@ -171,7 +187,7 @@ pub(crate) fn grouping_sets_aggregate(
             kind: RelKind::Aggregate {
                 input: Box::new(tagged),
                 group: group.clone(),
-                aggregates: aggregates.clone(),
+                aggregates: computed.clone(),
             },
             schema: agg_schema.clone(),
             span,
@@ -187,8 +203,18 @@ pub(crate) fn grouping_sets_aggregate(
                 },
             });
         }
+        let mut next = group.len();
         for (j, a) in aggregates.iter().enumerate() {
-            out.push(column(group.len() + j, a.ty));
+            if grouping_calls.contains(&j) {
+                out.push(Expr {
+                    kind: ExprKind::Literal(Literal::Integer(grouping_value(&a.args, set))),
+                    ty: a.ty,
+                    span,
+                });
+            } else {
+                out.push(column(next, a.ty));
+                next += 1;
+            }
         }
         branches.push(project(
             aggregate,
@@ -242,33 +268,132 @@ pub(crate) fn retype(expr: &Expr, schema: &[Field]) -> Expr {
     out
 }
 
-/// `GROUPING(...)` / `GROUPING_ID(...)` in the select list, HAVING or ORDER
-/// BY: refused, located at the first select item, HAVING or ORDER BY item
-/// that uses one.
-pub(crate) fn grouping_function_refusal(
-    select: &sql::Select,
-    order_by: Option<&sql::OrderBy>,
-    binder: &Binder<'_>,
-    fallback: Span,
-) -> Option<Diagnostic> {
-    let mut places: Vec<(String, sqlparser::tokenizer::Span)> = select
-        .projection
-        .iter()
-        .map(|i| (i.to_string(), i.span()))
-        .collect();
-    if let Some(h) = &select.having {
-        places.push((h.to_string(), h.span()));
+/// GROUPING()'s value for a set: bit i (counted from the last argument)
+/// set when argument i is not in the set.
+fn grouping_value(args: &[usize], set: &[usize]) -> i64 {
+    args.iter()
+        .fold(0i64, |bits, k| (bits << 1) | i64::from(!set.contains(k)))
+}
+
+pub(crate) fn is_grouping_function(name: &str) -> bool {
+    name.eq_ignore_ascii_case("GROUPING") || name.eq_ignore_ascii_case("GROUPING_ID")
+}
+
+/// A `GROUPING(...)` / `GROUPING_ID(...)` call.
+pub(crate) fn grouping_function(expr: &sql::Expr) -> Option<&sql::Function> {
+    match expr {
+        sql::Expr::Function(f) if f.over.is_none() => {
+            let name = f.name.0.last()?.as_ident()?.value.as_str();
+            is_grouping_function(name).then_some(f)
+        }
+        _ => None,
     }
-    if let Some(sql::OrderByKind::Expressions(items)) = order_by.map(|o| &o.kind) {
-        places.extend(items.iter().map(|i| (i.expr.to_string(), i.expr.span())));
-    }
-    places.iter().find_map(|(text, span)| {
-        let upper = text.to_ascii_uppercase();
-        let uses = ["GROUPING(", "GROUPING_ID("]
+}
+
+impl Binder<'_> {
+    /// `GROUPING(a, ...)` in a grouped SELECT list, HAVING or ORDER BY: every
+    /// argument must be a GROUP BY key (Flink: "Argument to GROUPING
+    /// operator must be a grouped expression").
+    pub(crate) fn bind_grouping_function(
+        &mut self,
+        function: &sql::Function,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> Result<Expr, Diagnostic> {
+        let name = function.name.to_string().to_ascii_uppercase();
+        let args = match &function.args {
+            FunctionArguments::List(list)
+                if list.duplicate_treatment.is_none() && list.clauses.is_empty() =>
+            {
+                list.args.as_slice()
+            }
+            FunctionArguments::List(_) => {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("invalid arguments for {name}"),
+                ))
+            }
+            _ => &[][..],
+        };
+        if args.is_empty() {
+            return Err(Diagnostic::error(
+                span,
+                format!("invalid number of arguments to function '{name}': it takes one or more grouped expressions"),
+            ));
+        }
+        if function.filter.is_some() || !function.within_group.is_empty() {
+            return Err(Diagnostic::error(
+                span,
+                format!("{name} takes no FILTER or WITHIN GROUP clause"),
+            ));
+        }
+        let grouping = cx.grouping.as_deref().expect("grouped mode");
+        let input = grouping.input.clone();
+        let mut positions = Vec::new();
+        for arg in args {
+            let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = arg else {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("invalid argument for {name}"),
+                ));
+            };
+            let arg_span = self.span(e.span(), span);
+            if contains_aggregate(e) {
+                return Err(Diagnostic::error(
+                    arg_span,
+                    "Argument to GROUPING operator must be a grouped expression",
+                ));
+            }
+            let mut plain = ExprCx::plain(&input, cx.clause);
+            let bound = self.bind_expr(e, &mut plain, span)?;
+            let grouping = cx.grouping.as_deref().expect("grouped mode");
+            match grouping.key_position(&bound) {
+                Some(k) => positions.push(k),
+                None => {
+                    return Err(Diagnostic::error(
+                        arg_span,
+                        "Argument to GROUPING operator must be a grouped expression",
+                    ))
+                }
+            }
+        }
+        let ty = DataType::not_null(TypeKind::BigInt);
+        let grouping = cx.grouping.as_deref_mut().expect("grouped mode");
+        if !grouping.grouping_sets {
+            // One grouping set of every key: every argument is grouped.
+            return Ok(Expr {
+                kind: ExprKind::Literal(Literal::Integer(0)),
+                ty,
+                span,
+            });
+        }
+        let existing = grouping
+            .grouping_calls
             .iter()
-            .any(|f| upper.contains(f));
-        uses.then(|| {
-            Diagnostic::unsupported(binder.span(*span, fallback), "GROUPING() / GROUPING_ID()")
+            .copied()
+            .find(|&j| grouping.aggregates[j].args == positions);
+        let index = match existing {
+            Some(j) => j,
+            None => {
+                // A placeholder no aggregate computes (`grouping_sets_aggregate`
+                // projects its value per set); SINGLE_VALUE DISTINCT is never
+                // bound from SQL, so no aggregate call is deduplicated onto it.
+                grouping.aggregates.push(AggregateCall {
+                    function: AggregateFunction::SingleValue,
+                    distinct: true,
+                    args: positions,
+                    filter: None,
+                    ty,
+                    name: format!("EXPR${}", grouping.aggregates.len()),
+                });
+                grouping.grouping_calls.push(grouping.aggregates.len() - 1);
+                grouping.aggregates.len() - 1
+            }
+        };
+        Ok(Expr {
+            kind: ExprKind::Column(grouping.keys.len() + index),
+            ty,
+            span,
         })
-    })
+    }
 }

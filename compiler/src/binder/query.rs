@@ -120,12 +120,15 @@ impl Binder<'_> {
                     (SetOperator::Union, SetQuantifier::None | SetQuantifier::Distinct) => true,
                     (
                         SetOperator::Intersect | SetOperator::Except,
-                        SetQuantifier::None | SetQuantifier::Distinct,
+                        SetQuantifier::None | SetQuantifier::Distinct | SetQuantifier::All,
                     ) => {
-                        let set_op = if *op == SetOperator::Intersect {
-                            super::set_ops::SetOp::Intersect
-                        } else {
-                            super::set_ops::SetOp::Except
+                        use super::set_ops::SetOp;
+                        let all = *set_quantifier == SetQuantifier::All;
+                        let set_op = match (*op == SetOperator::Intersect, all) {
+                            (true, false) => SetOp::Intersect,
+                            (false, false) => SetOp::Except,
+                            (true, true) => SetOp::IntersectAll,
+                            (false, true) => SetOp::ExceptAll,
                         };
                         let spans = [self.span(left.span(), span), self.span(right.span(), span)];
                         let l = self.bind_set_expr(left, span);
@@ -450,10 +453,6 @@ impl Binder<'_> {
             }
             None => (group_exprs, None),
         };
-        if let Some(d) = super::grouping::grouping_function_refusal(select, order_by, self, span) {
-            self.error(d);
-            return None;
-        }
         let grouped = !group_exprs.is_empty()
             || grouping_sets.is_some()
             || select.having.is_some()
@@ -613,6 +612,8 @@ impl Binder<'_> {
             args: Vec::new(),
             aggregates: Vec::new(),
             has_group_by: !group_exprs.is_empty(),
+            grouping_sets: sets.is_some(),
+            grouping_calls: Vec::new(),
         };
         let mut exprs = Vec::new();
         let mut names = Vec::new();
@@ -720,6 +721,7 @@ impl Binder<'_> {
                     pre,
                     key_count,
                     grouping.aggregates,
+                    &grouping.grouping_calls,
                     sets,
                     span,
                 );
