@@ -427,12 +427,14 @@ fn datagen_number(ty: &TypeKind, kind: &str, option: &str, value: &str) -> Resul
     let double = |v: &str| {
         let t = v.trim_matches(|c: char| c <= ' ');
         let t = t.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(t);
-        let unsigned = t.trim_start_matches(['+', '-']);
-        if unsigned.eq_ignore_ascii_case("infinity")
-            || unsigned.eq_ignore_ascii_case("inf")
-            || unsigned.eq_ignore_ascii_case("nan")
+        // Java spells the specials `NaN` and `Infinity` (signed or not) and
+        // nothing else; Rust also reads `inf`, `infinity` and `nan`.
+        let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
+        if unsigned
+            .bytes()
+            .any(|b| b.is_ascii_alphabetic() && !matches!(b, b'e' | b'E'))
         {
-            return unsigned == "Infinity" || (unsigned == "NaN" && unsigned.len() == t.len());
+            return unsigned == "Infinity" || unsigned == "NaN";
         }
         t.parse::<f64>().is_ok()
     };
