@@ -250,6 +250,9 @@ impl Gen<'_> {
             if matches!(node.kind, NodeKind::Join { .. }) {
                 pushes.push(self.partition_fns(n)?);
             }
+            if matches!(node.kind, NodeKind::Aggregate { .. }) {
+                pushes.push(self.aggregate_add_fn(n)?);
+            }
         }
         let state = self.state_struct()?;
         let task_fns = tasks
@@ -352,9 +355,16 @@ impl Gen<'_> {
         // Spooled probe rows, and both sides of every join (a build may
         // partition to disk, and its probe rows with it).
         for node in &self.plan.nodes {
-            if let NodeKind::Join { left, right, .. } = node.kind {
-                rows.insert(left);
-                rows.insert(right);
+            match node.kind {
+                NodeKind::Join { left, right, .. } => {
+                    rows.insert(left);
+                    rows.insert(right);
+                }
+                // The rows of groups beyond the budget spill too.
+                NodeKind::Aggregate { input, .. } => {
+                    rows.insert(input);
+                }
+                _ => {}
             }
         }
         rows.into_iter()
@@ -454,9 +464,9 @@ impl Gen<'_> {
                 }
             }
             NodeKind::Sink { table, .. } => self.sink_write(n, *table, &plan.node(input).schema)?,
-            NodeKind::Aggregate {
-                group, aggregates, ..
-            } => self.aggregate_update(n, group, aggregates, &plan.node(input).schema)?,
+            NodeKind::Aggregate { group, .. } => {
+                self.aggregate_update(n, group, &plan.node(input).schema)
+            }
             NodeKind::Sort { .. } => {
                 let s = format_ident!("s{}", n.0);
                 quote!(st.#s.push(row.clone());)
@@ -480,12 +490,7 @@ impl Gen<'_> {
                 ..
             } => self.window_push(n, *window, *time_column)?,
             NodeKind::Join {
-                kind,
-                left,
-                right,
-                left_keys,
-                right_keys,
-                residual,
+                right, right_keys, ..
             } => {
                 if k == 1 {
                     self.join_build(n, right_keys, &plan.node(*right).schema)?
@@ -494,15 +499,7 @@ impl Gen<'_> {
                     let q = format_ident!("q{}", n.0);
                     quote!(st.#q.push(row.clone())?;)
                 } else {
-                    self.join_probe(
-                        n,
-                        *kind,
-                        *left,
-                        *right,
-                        left_keys,
-                        residual.as_ref(),
-                        ProbeFrom::Built,
-                    )?
+                    self.join_probe(n, ProbeFrom::Built)?
                 }
             }
             NodeKind::Scan { .. } | NodeKind::Values { .. } => {
@@ -522,26 +519,10 @@ impl Gen<'_> {
     /// `probe_N`: the probe of a spooled join, called for each replayed row.
     fn replayed_probe_fn(&mut self, n: NodeId) -> GenResult<TokenStream> {
         self.current = n;
-        let NodeKind::Join {
-            kind,
-            left,
-            right,
-            left_keys,
-            residual,
-            ..
-        } = &self.plan.node(n).kind
-        else {
+        let NodeKind::Join { left, .. } = &self.plan.node(n).kind else {
             return Err("internal: only joins are spooled".to_string());
         };
-        let body = self.join_probe(
-            n,
-            *kind,
-            *left,
-            *right,
-            left_keys,
-            residual.as_ref(),
-            ProbeFrom::Built,
-        )?;
+        let body = self.join_probe(n, ProbeFrom::Built)?;
         let name = format_ident!("probe_{}", n.0);
         let in_row = row_ident(*left);
         let d = self.node_doc(n);
@@ -582,22 +563,13 @@ impl Gen<'_> {
             kind,
             left,
             right,
-            left_keys,
             right_keys,
-            residual,
+            ..
         } = &self.plan.node(n).kind
         else {
             return Err("internal: only joins are partitioned".to_string());
         };
-        let body = self.join_probe(
-            n,
-            *kind,
-            *left,
-            *right,
-            left_keys,
-            residual.as_ref(),
-            ProbeFrom::Partition,
-        )?;
+        let body = self.join_probe(n, ProbeFrom::Partition)?;
         let key = self.key_type(&self.plan.node(*right).schema, right_keys);
         let l = row_ident(*left);
         let r = row_ident(*right);
@@ -697,16 +669,35 @@ impl Gen<'_> {
         quote!((#(#parts,)*))
     }
 
-    fn aggregate_update(
-        &mut self,
-        n: NodeId,
-        group: &[usize],
-        aggregates: &[AggregateCall],
-        input: &[Field],
-    ) -> GenResult<TokenStream> {
+    /// The push into an aggregate: the row's group (created while the budget
+    /// has room, else the row is spilled), updated by `A<N>::add`.
+    fn aggregate_update(&mut self, n: NodeId, group: &[usize], input: &[Field]) -> TokenStream {
         let a = format_ident!("a{}", n.0);
         let acc = format_ident!("A{}", n.0);
         let key = self.key_expr(input, group);
+        quote! {
+            if let Some(acc) = st.#a.group(#key, row, #acc::new)? {
+                acc.add(row);
+            }
+        }
+    }
+
+    /// `impl A<N> { fn add }`: one input row into a group's accumulators
+    /// (from the push, and from spilled rows when the aggregate finishes).
+    fn aggregate_add_fn(&mut self, n: NodeId) -> GenResult<TokenStream> {
+        self.current = n;
+        let NodeKind::Aggregate {
+            aggregates, input, ..
+        } = &self.plan.node(n).kind
+        else {
+            return Err("internal: not an aggregate".to_string());
+        };
+        let input = &self.plan.node(*input).schema;
+        let acc = format_ident!("A{}", n.0);
+        let in_row = row_ident(match self.plan.node(n).kind {
+            NodeKind::Aggregate { input, .. } => input,
+            _ => unreachable!("matched above"),
+        });
         let updates = aggregates
             .iter()
             .enumerate()
@@ -780,8 +771,13 @@ impl Gen<'_> {
             })
             .collect::<GenResult<Vec<_>>>()?;
         Ok(quote! {
-            let acc = st.#a.group_owned(#key, #acc::new);
-            #(#updates)*
+            impl #acc {
+                #[inline]
+                fn add(&mut self, row: &#in_row) {
+                    let acc = self;
+                    #(#updates)*
+                }
+            }
         })
     }
 
@@ -1020,17 +1016,22 @@ impl Gen<'_> {
         })
     }
 
-    fn join_probe(
-        &mut self,
-        n: NodeId,
-        kind: JoinKind,
-        left: NodeId,
-        right: NodeId,
-        left_keys: &[usize],
-        residual: Option<&crate::ir::Expr>,
-        from: ProbeFrom,
-    ) -> GenResult<TokenStream> {
+    /// The probe of join `n` for one row of its left input `row`.
+    fn join_probe(&mut self, n: NodeId, from: ProbeFrom) -> GenResult<TokenStream> {
         let plan = self.plan;
+        let NodeKind::Join {
+            kind,
+            left,
+            right,
+            ref left_keys,
+            ref residual,
+            ..
+        } = plan.node(n).kind
+        else {
+            return Err(format!("#{} is not a join", n.0));
+        };
+        let left_keys = left_keys.as_slice();
+        let residual = residual.as_ref();
         let (table, mark) = self.probe_table(n, from);
         let left_schema = &plan.node(left).schema;
         let right_arity = plan.node(right).schema.len();
@@ -1289,9 +1290,12 @@ impl Gen<'_> {
                             fn merge(&mut self, o: Self) { #(#acc_merges)* }
                         }
                     });
-                    fields.push(quote!(#a: rt::ops::aggregate::HashAggregate<#key, #acc>));
-                    inits.push(quote!(#a: Default::default()));
-                    absorbs.push(quote!(self.#a.merge(o.#a, |a, p| a.merge(p));));
+                    let r = row_ident(*input);
+                    fields.push(quote!(#a: rt::ops::group_table::GroupTable<#key, #acc, #r>));
+                    inits.push(
+                        quote!(#a: rt::ops::group_table::GroupTable::new(&ctx.memory, &ctx.spill)),
+                    );
+                    absorbs.push(quote!(self.#a.merge(o.#a, |a, p| a.merge(p))?;));
                 }
                 NodeKind::Sort { input, .. } => {
                     let s = format_ident!("s{}", n.0);
@@ -1325,7 +1329,8 @@ impl Gen<'_> {
                         n.0
                     ));
                     fields.push(quote!(#j: rt::ops::grace::BuildTable<#key, #r>));
-                    inits.push(quote!(#j: rt::ops::grace::BuildTable::new(&ctx.memory, &ctx.spill)));
+                    inits
+                        .push(quote!(#j: rt::ops::grace::BuildTable::new(&ctx.memory, &ctx.spill)));
                     absorbs.push(quote!(self.#j.merge(o.#j)?;));
                     built_fields.push(quote!(#j: rt::ops::grace::BuildTable<#key, #r>));
                     fields.push(quote!(#d #g: rt::ops::grace::ProbeSpill<#l>));
@@ -1458,13 +1463,22 @@ impl Gen<'_> {
                 } else {
                     quote!()
                 };
+                let key = self.key_expr(input_schema, group);
+                let in_row = row_ident(*input);
                 quote! {
                     let mut table = std::mem::take(&mut st.#a);
                     #global
-                    for (key, acc) in table.into_groups() {
-                        let row = #out_row { #(#keys,)* #(#results),* };
-                        #emit
-                    }
+                    table.finish(
+                        st,
+                        |row: &#in_row| #key,
+                        #acc_ty::new,
+                        |acc, row| acc.add(row),
+                        |st, key, acc| {
+                            let row = #out_row { #(#keys,)* #(#results),* };
+                            #emit
+                            Ok(())
+                        },
+                    )?;
                 }
             }
             (
@@ -1783,7 +1797,8 @@ impl Gen<'_> {
                 // After a join's last task (its partitioned join or unmatched
                 // rows, which follow every probe), its memory goes back to the pool.
                 let last_use = tasks.iter().rposition(|t| {
-                    t.node() == n && matches!(t, Task::PartitionedJoin(_) | Task::UnmatchedBuildRows(_))
+                    t.node() == n
+                        && matches!(t, Task::PartitionedJoin(_) | Task::UnmatchedBuildRows(_))
                 });
                 if last_use == Some(i) {
                     let j = format_ident!("j{}", n.0);

@@ -21,7 +21,7 @@ use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use super::join::{JoinTable, Matches, MatchedRows};
+use super::join::{JoinTable, MatchedRows, Matches};
 use super::memory::{MemoryPool, Reservation};
 use super::spool::{Spill, SpillDir};
 use crate::error::{Error, Result};
@@ -35,7 +35,7 @@ const WRITE_BUFFER: usize = 64 << 10;
 
 /// The partition of `key` at `level` (independent hashes per level, and
 /// independent of the hash tables' own hash).
-fn partition<K: Hash>(key: &K, level: u32) -> usize {
+pub(crate) fn partition<K: Hash>(key: &K, level: u32) -> usize {
     let state = foldhash::fast::FixedState::with_seed(0x6772_6163_6500 + u64::from(level));
     let h = state.hash_one(key);
     ((u128::from(h) * PARTITIONS as u128) >> 64) as usize
@@ -48,7 +48,7 @@ fn build_row_size<K, B: Spill>(row: &B) -> u64 {
 }
 
 /// One spill file of rows (length-prefixed), written through a buffer.
-struct PartFile<R> {
+pub(crate) struct PartFile<R> {
     buf: Vec<u8>,
     files: Vec<PathBuf>,
     rows: u64,
@@ -56,7 +56,7 @@ struct PartFile<R> {
 }
 
 impl<R: Spill> PartFile<R> {
-    fn new() -> PartFile<R> {
+    pub(crate) fn new() -> PartFile<R> {
         PartFile {
             buf: Vec::new(),
             files: Vec::new(),
@@ -65,11 +65,11 @@ impl<R: Spill> PartFile<R> {
         }
     }
 
-    fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.rows == 0
     }
 
-    fn push(&mut self, dir: &SpillDir, row: &R) -> Result<()> {
+    pub(crate) fn push(&mut self, dir: &SpillDir, row: &R) -> Result<()> {
         let at = self.buf.len();
         self.buf.extend_from_slice(&[0; 4]);
         row.write(&mut self.buf);
@@ -94,7 +94,7 @@ impl<R: Spill> PartFile<R> {
         Ok(())
     }
 
-    fn absorb(&mut self, dir: &SpillDir, mut other: PartFile<R>) -> Result<()> {
+    pub(crate) fn absorb(&mut self, dir: &SpillDir, mut other: PartFile<R>) -> Result<()> {
         other.flush(dir)?;
         self.flush(dir)?;
         // Keep our own file last, so later rows are appended to it.
@@ -106,7 +106,7 @@ impl<R: Spill> PartFile<R> {
     }
 
     /// Reads every row once, in order of writing; each file is removed once read.
-    fn drain(mut self, mut f: impl FnMut(R) -> Result<()>) -> Result<()> {
+    pub(crate) fn drain(mut self, mut f: impl FnMut(R) -> Result<()>) -> Result<()> {
         let mut row = Vec::new();
         for path in std::mem::take(&mut self.files) {
             let file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
@@ -119,7 +119,9 @@ impl<R: Spill> PartFile<R> {
                     Err(e) => return Err(Error::io(&path, e)),
                 }
                 row.resize(u32::from_le_bytes(len) as usize, 0);
-                input.read_exact(&mut row).map_err(|e| Error::io(&path, e))?;
+                input
+                    .read_exact(&mut row)
+                    .map_err(|e| Error::io(&path, e))?;
                 f(R::read(&mut row.as_slice())?)?;
             }
             let _ = std::fs::remove_file(&path);
@@ -145,18 +147,18 @@ impl<R> Drop for PartFile<R> {
 }
 
 /// Rows spread over [`PARTITIONS`] files by the hash of their key.
-struct Partitions<R> {
-    parts: Vec<PartFile<R>>,
+pub(crate) struct Partitions<R> {
+    pub(crate) parts: Vec<PartFile<R>>,
 }
 
 impl<R: Spill> Partitions<R> {
-    fn new() -> Partitions<R> {
+    pub(crate) fn new() -> Partitions<R> {
         Partitions {
             parts: (0..PARTITIONS).map(|_| PartFile::new()).collect(),
         }
     }
 
-    fn absorb(&mut self, dir: &SpillDir, other: Partitions<R>) -> Result<()> {
+    pub(crate) fn absorb(&mut self, dir: &SpillDir, other: Partitions<R>) -> Result<()> {
         for (mine, theirs) in self.parts.iter_mut().zip(other.parts) {
             mine.absorb(dir, theirs)?;
         }
@@ -240,9 +242,10 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
 
     /// Moves the rows in memory to partition files; every later row goes there too.
     fn partition(&mut self) -> Result<()> {
-        let dir = Arc::clone(self.dir.as_ref().ok_or_else(|| {
-            Error::new("internal: a join table without a spill folder spilled")
-        })?);
+        let dir =
+            Arc::clone(self.dir.as_ref().ok_or_else(|| {
+                Error::new("internal: a join table without a spill folder spilled")
+            })?);
         let (keyed, unmatchable) = std::mem::take(&mut self.table).into_parts();
         let spilled = self.spilled.get_mut().expect("not poisoned");
         let s = spilled.get_or_insert_with(|| Spilled {
@@ -388,7 +391,13 @@ where
     OP: FnMut(&mut C, &JoinTable<K, B>, &mut MatchedRows, &L) -> Result<()>,
     OU: FnMut(&mut C, &B) -> Result<()>,
 {
-    fn run(&mut self, cx: &mut C, level: u32, build: PartFile<B>, probe: PartFile<L>) -> Result<()> {
+    fn run(
+        &mut self,
+        cx: &mut C,
+        level: u32,
+        build: PartFile<B>,
+        probe: PartFile<L>,
+    ) -> Result<()> {
         if probe.is_empty() && !self.outer_build {
             return Ok(()); // nothing can match; the build rows are not output
         }
@@ -442,9 +451,13 @@ where
             builds.parts[partition(&key, next)].push(self.dir, &row)?;
         }
         self.mem.reset();
-        rest.drain(|row| builds.parts[partition(&(self.build_key)(&row), next)].push(self.dir, &row))?;
+        rest.drain(|row| {
+            builds.parts[partition(&(self.build_key)(&row), next)].push(self.dir, &row)
+        })?;
         let mut probes: Partitions<L> = Partitions::new();
-        probe.drain(|row| probes.parts[partition(&(self.probe_key)(&row), next)].push(self.dir, &row))?;
+        probe.drain(|row| {
+            probes.parts[partition(&(self.probe_key)(&row), next)].push(self.dir, &row)
+        })?;
         for (b, p) in builds.parts.into_iter().zip(probes.parts) {
             self.run(cx, next, b, p)?;
         }
@@ -480,10 +493,7 @@ impl<L: Spill> ProbeSpill<L> {
             .dir
             .as_deref()
             .ok_or_else(|| Error::new("internal: a probe spill without a folder"))?;
-        self.parts
-            .get_or_insert_with(Partitions::new)
-            .parts[partition]
-            .push(dir, row)
+        self.parts.get_or_insert_with(Partitions::new).parts[partition].push(dir, row)
     }
 
     /// Takes in another thread's probe rows.
@@ -517,7 +527,12 @@ mod tests {
     }
 
     /// Build rows (key, payload): key `i % keys`, or no key every 50th row.
-    fn build(pool: &Arc<MemoryPool>, dir: &Arc<SpillDir>, rows: i64, keys: i64) -> BuildTable<i64, (i64, i64)> {
+    fn build(
+        pool: &Arc<MemoryPool>,
+        dir: &Arc<SpillDir>,
+        rows: i64,
+        keys: i64,
+    ) -> BuildTable<i64, (i64, i64)> {
         // Two "threads", merged, as the generated code does.
         let mut a = BuildTable::new(pool, dir);
         let mut b = BuildTable::new(pool, dir);
@@ -610,8 +625,17 @@ mod tests {
         let mut a: PartFile<(i64, Option<crate::value::Str>)> = PartFile::new();
         let mut b = PartFile::new();
         for i in 0..20_000i64 {
-            let row = (i, (i % 3 == 0).then(|| crate::value::Str::from("x".repeat((i % 40) as usize).as_str())));
-            if i < 10_000 { a.push(&d, &row) } else { b.push(&d, &row) }.unwrap();
+            let row = (
+                i,
+                (i % 3 == 0)
+                    .then(|| crate::value::Str::from("x".repeat((i % 40) as usize).as_str())),
+            );
+            if i < 10_000 {
+                a.push(&d, &row)
+            } else {
+                b.push(&d, &row)
+            }
+            .unwrap();
         }
         b.absorb(&d, a).unwrap();
         let mut seen = Vec::new();
@@ -621,7 +645,10 @@ mod tests {
         })
         .unwrap();
         let want: Vec<i64> = (0..20_000).collect();
-        assert_eq!(seen, want, "the absorbed file first, then ours, each in order");
+        assert_eq!(
+            seen, want,
+            "the absorbed file first, then ours, each in order"
+        );
         drop(d);
         std::fs::remove_dir_all(&base).unwrap();
     }

@@ -97,8 +97,9 @@ impl Reservation {
         }
     }
 
-    /// Accounts for `n` more bytes. `false` when the pool cannot give them:
-    /// the caller must free its memory (spill) and [`reset`](Self::reset).
+    /// Accounts for `n` more bytes. `false` when the pool cannot give them
+    /// (nothing is accounted then): the caller keeps the bytes out of memory
+    /// (spills).
     #[inline]
     pub fn grow(&mut self, n: u64) -> bool {
         self.used += n;
@@ -118,6 +119,7 @@ impl Reservation {
             self.held = self.used;
             true
         } else {
+            self.used -= n;
             false
         }
     }
@@ -129,6 +131,17 @@ impl Reservation {
         }
         self.held = 0;
         self.used = 0;
+    }
+
+    /// Gives back `n` of the bytes in use (part of the operator's memory was freed).
+    pub fn shrink(&mut self, n: u64) {
+        let n = n.min(self.used);
+        self.used -= n;
+        let spare = self.held.saturating_sub(self.used);
+        if let Some(pool) = &self.pool {
+            pool.release(spare);
+        }
+        self.held = self.used;
     }
 
     /// Takes over another reservation's bytes (two threads' states merged).

@@ -8,6 +8,7 @@
 
 pub mod aggregate;
 pub mod grace;
+pub mod group_table;
 pub mod join;
 pub mod memory;
 pub mod over;
