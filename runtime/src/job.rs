@@ -272,7 +272,10 @@ impl Context {
             memory: crate::ops::memory::MemoryPool::new(
                 args.memory_budget.unwrap_or(memory_budget),
             ),
-            spill: Arc::new(crate::ops::spool::SpillDir::new()),
+            spill: Arc::new(
+                crate::ops::spool::SpillDir::new()
+                    .with_budget(args.memory_budget.unwrap_or(memory_budget)),
+            ),
         })
     }
 

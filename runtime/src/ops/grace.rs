@@ -30,8 +30,6 @@ use crate::error::{Error, Result};
 pub const PARTITIONS: usize = 32;
 /// How often a partition that does not fit is split again.
 pub const MAX_LEVEL: u32 = 3;
-/// Encoded bytes a partition buffers before appending them to its file.
-const WRITE_BUFFER: usize = 64 << 10;
 
 /// The partition of `key` at `level` (independent hashes per level, and
 /// independent of the hash tables' own hash).
@@ -76,7 +74,7 @@ impl<R: Spill> PartFile<R> {
         let len = (self.buf.len() - at - 4) as u32;
         self.buf[at..at + 4].copy_from_slice(&len.to_le_bytes());
         self.rows += 1;
-        if self.buf.len() >= WRITE_BUFFER {
+        if self.buf.len() >= dir.write_buffer() {
             self.flush(dir)?;
         }
         Ok(())
@@ -110,7 +108,7 @@ impl<R: Spill> PartFile<R> {
         let mut row = Vec::new();
         for path in std::mem::take(&mut self.files) {
             let file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
-            let mut input = BufReader::with_capacity(WRITE_BUFFER, file);
+            let mut input = BufReader::with_capacity(64 << 10, file);
             let mut len = [0u8; 4];
             loop {
                 match input.read_exact(&mut len) {
@@ -522,7 +520,7 @@ mod tests {
     fn dir(name: &str) -> (PathBuf, Arc<SpillDir>) {
         let base = std::env::temp_dir().join(format!("stmtc-grace-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&base).unwrap();
-        let dir = Arc::new(SpillDir::at(base.clone()));
+        let dir = Arc::new(SpillDir::at(base.clone()).with_budget(1 << 10));
         (base, dir)
     }
 
@@ -613,6 +611,7 @@ mod tests {
         assert!(t.is_partitioned());
         assert_eq!(right_join(&t, 3), want);
         assert!(tiny.peak() <= 8 << 10);
+        assert!(d.written.load(std::sync::atomic::Ordering::Relaxed) > 0);
         drop((t, d));
         let left: Vec<_> = std::fs::read_dir(&base).unwrap().collect();
         assert!(left.is_empty(), "spill folders left behind: {left:?}");

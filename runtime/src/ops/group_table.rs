@@ -295,7 +295,7 @@ mod tests {
     fn a_spilled_aggregate_gives_every_group_once_with_all_its_rows() {
         let base = std::env::temp_dir().join(format!("stmtc-groups-{}", std::process::id()));
         std::fs::create_dir_all(&base).unwrap();
-        let dir = Arc::new(SpillDir::at(base.clone()));
+        let dir = Arc::new(SpillDir::at(base.clone()).with_budget(1 << 10));
         let (want, spilled) = aggregate(&MemoryPool::new(1 << 30), &dir, 20_000, 5_000);
         assert!(!spilled);
         assert_eq!(want.len(), 5_000);
@@ -305,6 +305,7 @@ mod tests {
             assert!(spilled, "{budget} bytes hold fewer than 5000 groups");
             assert_eq!(got, want);
         }
+        assert!(dir.written.load(std::sync::atomic::Ordering::Relaxed) > 0);
         drop(dir);
         let left: Vec<_> = std::fs::read_dir(&base).unwrap().collect();
         assert!(left.is_empty(), "spill folders left behind: {left:?}");

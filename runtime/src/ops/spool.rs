@@ -191,6 +191,8 @@ pub struct SpillDir {
     /// Bytes written to spill files, for the summary.
     pub written: AtomicU64,
     lock: Mutex<()>,
+    /// Bytes a partitioned join or aggregate buffers per partition file.
+    write_buffer: usize,
 }
 
 impl Default for SpillDir {
@@ -219,7 +221,19 @@ impl SpillDir {
             next: AtomicU64::new(0),
             written: AtomicU64::new(0),
             lock: Mutex::new(()),
+            write_buffer: 64 << 10,
         }
+    }
+
+    /// Partition files buffer a 256th of `budget` each (256 bytes to 64 KiB),
+    /// so the buffers of one partitioned operator stay a small share of it.
+    pub fn with_budget(mut self, budget: u64) -> SpillDir {
+        self.write_buffer = (budget / 256).clamp(256, 64 << 10) as usize;
+        self
+    }
+
+    pub(crate) fn write_buffer(&self) -> usize {
+        self.write_buffer
     }
 
     fn dir(&self) -> Result<&Path> {
