@@ -289,6 +289,9 @@ fn insignificant_digits_for_pow2(p: i32) -> i32 {
 
 /// The JDK's estimate of floor(log10(value)) from a linear approximation of
 /// log10 of the mantissa (it may be one too high; the digit loop corrects it).
+// The JDK's truncated log10(2) (0.301029995663981), not `LOG10_2`: the
+// estimate must round as Java's does.
+#[allow(clippy::approx_constant)]
 fn estimate_decimal_exponent(fraction: u64, exponent: i32) -> i32 {
     let mantissa = f64::from_bits((1023 << 52) | (fraction & ((1 << 52) - 1)));
     let d = (mantissa - 1.5) * 0.289529654 + 0.176091259 + f64::from(exponent) * 0.301029995663981;
