@@ -124,7 +124,16 @@ fn calcite_floor_ymd(d: Date) -> (i32, u32, u32) {
         let (y, m, day) = d.ymd();
         return (y, m, day);
     }
-    let c = julian + 32_082;
+    julian_ymd(d)
+}
+
+/// The first day of the Gregorian calendar in Java's `GregorianCalendar`
+/// (and so `SimpleDateFormat`): 1582-10-15, after Julian 1582-10-04.
+pub(crate) const GREGORIAN_CUTOVER: i32 = -141_427;
+
+/// Year, month and day of `d` in the Julian calendar.
+pub(crate) fn julian_ymd(d: Date) -> (i32, u32, u32) {
+    let c = d.0 as i64 + EPOCH_JULIAN + 32_082;
     let dd = (4 * c + 3) / 1461;
     let e = c - 1461 * dd / 4;
     let m = (5 * e + 2) / 153;
@@ -132,6 +141,14 @@ fn calcite_floor_ymd(d: Date) -> (i32, u32, u32) {
     let month = m + 3 - 12 * (m / 10);
     let year = dd - 4800 + m / 10;
     (year as i32, month as u32, day as u32)
+}
+
+/// The day of a Julian-calendar year, month and day.
+pub(crate) fn julian_days(year: i64, month: i64, day: i64) -> i64 {
+    let a = (14 - month) / 12;
+    let y = year + 4800 - a;
+    let m = month + 12 * a - 3;
+    day + (153 * m + 2) / 5 + 365 * y + y / 4 - 32_083 - EPOCH_JULIAN
 }
 
 /// Calcite's `ymdToUnixDate`: the Gregorian day-number formula applied to
@@ -379,9 +396,31 @@ impl DatePattern {
     /// DATE_FORMAT(ts, pattern), with `java.time.format.DateTimeFormatter`
     /// letter meanings (Flink 2.3: `u` is the year, `S..S` the second's fraction).
     pub fn format(&self, ts: Timestamp) -> String {
+        let d = ts.date();
+        let day_of_year = extract_date(Unit::DayOfYear, d);
+        self.format_fields(ts, d.ymd(), day_of_year)
+    }
+
+    /// As [`format`](Self::format), but as `SimpleDateFormat` counts days:
+    /// in the Julian calendar before 1582-10-15 (FROM_UNIXTIME).
+    pub fn format_hybrid(&self, ts: Timestamp) -> String {
+        let d = ts.date();
+        if d.0 >= GREGORIAN_CUTOVER {
+            return self.format(ts);
+        }
+        let (y, m, day) = julian_ymd(d);
+        let day_of_year = d.0 as i64 - julian_days(y as i64, 1, 1) + 1;
+        self.format_fields(ts, (y, m, day), day_of_year)
+    }
+
+    fn format_fields(
+        &self,
+        ts: Timestamp,
+        (y, m, day): (i32, u32, u32),
+        day_of_year: i64,
+    ) -> String {
         let mut out = String::new();
         let d = ts.date();
-        let (y, m, day) = d.ymd();
         let nod = ts.nano_of_day();
         let h = (nod / 3_600_000_000_000) as u32;
         let pad = |out: &mut String, v: i64, n: usize| {
@@ -432,7 +471,7 @@ impl DatePattern {
                             }
                         }
                         'a' => out.push_str(if h < 12 { "AM" } else { "PM" }),
-                        'D' => pad(&mut out, extract_date(Unit::DayOfYear, d), n),
+                        'D' => pad(&mut out, day_of_year, n),
                         'w' => pad(&mut out, week_of_year_us(d), n),
                         'G' => out.push_str("AD"),
                         'z' | 'Z' | 'X' => out.push_str(if *c == 'z' { "UTC" } else { "+0000" }),
@@ -589,12 +628,13 @@ pub fn unix_timestamp(s: &str, pattern: Option<&DatePattern>) -> i64 {
 
 /// FROM_UNIXTIME(seconds[, fmt]): the instant `seconds` (× 1000 in Java's
 /// wrapping `long` arithmetic) formatted with `fmt` (default
-/// `yyyy-MM-dd HH:mm:ss`) in the session time zone, UTC.
+/// `yyyy-MM-dd HH:mm:ss`) in the session time zone, UTC, as
+/// `SimpleDateFormat` does: days before 1582-10-15 in the Julian calendar.
 pub fn from_unixtime(seconds: i64, pattern: Option<&DatePattern>) -> String {
     static DEFAULT: std::sync::LazyLock<DatePattern> =
         std::sync::LazyLock::new(|| DatePattern::new("yyyy-MM-dd HH:mm:ss"));
     let ts = Timestamp::from_millis(seconds.wrapping_mul(1000));
-    pattern.unwrap_or(&DEFAULT).format(ts)
+    pattern.unwrap_or(&DEFAULT).format_hybrid(ts)
 }
 
 /// The text argument of DATE_FORMAT(string, fmt): Flink reads it with a
@@ -659,6 +699,23 @@ mod tests {
         assert_eq!(week("1969-12-31 23:59:59.999", true), "1970-01-04 00:00:00");
         assert_eq!(week("2024-01-07 10:00:00", true), "2024-01-07 00:00:00");
         assert_eq!(week("2024-01-08 00:00:01", true), "2024-01-14 00:00:00");
+        // SimpleDateFormat's Julian calendar before 1582-10-15, as Flink 2.3
+        // gave UNIX_TIMESTAMP(s) and FROM_UNIXTIME of it.
+        for (text, seconds) in [
+            ("0001-01-01 00:00:00", -62135769600),
+            ("1000-06-15 12:00:00", -30595406400),
+            ("1582-10-04 00:00:00", -12219379200),
+            ("1582-10-14 00:00:00", -12218515200),
+            ("1582-10-15 00:00:00", -12219292800),
+            ("1969-12-31 12:34:56", -41104),
+        ] {
+            assert_eq!(unix_timestamp(text, None), seconds, "{text}");
+        }
+        assert_eq!(from_unixtime(-62135769600, None), "0001-01-01 00:00:00");
+        assert_eq!(from_unixtime(-12218515200, None), "1582-10-24 00:00:00");
+        assert_eq!(from_unixtime(-12219379200, None), "1582-10-04 00:00:00");
+        assert_eq!(from_unixtime(-30595406400, None), "1000-06-15 12:00:00");
+        assert_eq!(from_unixtime(-1, None), "1969-12-31 23:59:59");
         let up = |s: &str, unit: Unit| show(ceil(ts(s), unit));
         assert_eq!(
             up("2024-01-01 10:00:00", Unit::Month),
