@@ -175,36 +175,22 @@ fn digits(exponent: i32, fraction: u64, significant_bits: i32) -> JavaDigits {
         } else {
             small_loop!(i64)
         };
+    } else if ten_s_bits < 120 && b_bits < 120 {
+        // The JDK's big-integer loop; every value (10 M and B + M included)
+        // stays below 2^124 here, so u128 arithmetic is exact.
+        (high, low, low_digit_difference) = exact_loop::<u128>(
+            &mut out,
+            &mut decimal_exponent,
+            fraction,
+            [b5, b2, m5, m2, s5, s2],
+        );
     } else {
-        let s = Big::pow52(s5, s2);
-        let mut b = Big::pow52(b5, b2).mul_small(fraction);
-        let mut m = Big::pow52(m5 + 1, m2 + 1); // 10 M
-        let ten_s = Big::pow52(s5 + 1, s2 + 1);
-        let mut q = b.quo_rem_times_ten(&s);
-        let mut lo = b < m;
-        let mut hi = b.add(&m) >= ten_s;
-        if q == 0 && !hi {
-            decimal_exponent -= 1;
-        } else {
-            out.push(q as u8);
-        }
-        if needs_two(decimal_exponent) {
-            hi = false;
-            lo = false;
-        }
-        while !lo && !hi {
-            q = b.quo_rem_times_ten(&s);
-            m = m.mul_small(10);
-            lo = b < m;
-            hi = b.add(&m) >= ten_s;
-            out.push(q as u8);
-        }
-        let diff = if hi && lo {
-            b.add(&b).cmp(&ten_s) as i32
-        } else {
-            0
-        };
-        (high, low, low_digit_difference) = (hi, lo, diff);
+        (high, low, low_digit_difference) = exact_loop::<Big>(
+            &mut out,
+            &mut decimal_exponent,
+            fraction,
+            [b5, b2, m5, m2, s5, s2],
+        );
     }
     out.exponent = decimal_exponent + 1;
     // The last digit is rounded by which bound stopped the loop.
@@ -214,6 +200,73 @@ fn digits(exponent: i32, fraction: u64, significant_bits: i32) -> JavaDigits {
         out.round_up();
     }
     out
+}
+
+/// Exact non-negative integers for the JDK's big-integer digit loop.
+trait Exact: Ord + Sized {
+    /// `5^p5 × 2^p2`.
+    fn pow52(p5: i32, p2: i32) -> Self;
+    fn mul_small(&self, k: u64) -> Self;
+    fn add(&self, other: &Self) -> Self;
+    /// `q = self / s` (below 10), then `self = 10 × (self mod s)`.
+    fn quo_rem_times_ten(&mut self, s: &Self) -> u32;
+}
+
+impl Exact for u128 {
+    fn pow52(p5: i32, p2: i32) -> u128 {
+        5u128.pow(p5 as u32) << p2
+    }
+    fn mul_small(&self, k: u64) -> u128 {
+        self * u128::from(k)
+    }
+    fn add(&self, other: &u128) -> u128 {
+        self + other
+    }
+    fn quo_rem_times_ten(&mut self, s: &u128) -> u32 {
+        let q = *self / s;
+        *self = *self % s * 10;
+        q as u32
+    }
+}
+
+/// The JDK's `FDBigInteger` loop: B = fraction × 5^b5 × 2^b2, S = 5^s5 × 2^s2,
+/// M = 5^m5 × 2^m2 (half an ulp); digits of B / S until the remainder is
+/// within M of either neighbour. Returns (high, low, sign of 2B - 10S).
+fn exact_loop<N: Exact>(
+    out: &mut JavaDigits,
+    decimal_exponent: &mut i32,
+    fraction: u64,
+    [b5, b2, m5, m2, s5, s2]: [i32; 6],
+) -> (bool, bool, i32) {
+    let s = N::pow52(s5, s2);
+    let mut b = N::pow52(b5, b2).mul_small(fraction);
+    let mut m = N::pow52(m5 + 1, m2 + 1); // 10 M
+    let ten_s = N::pow52(s5 + 1, s2 + 1);
+    let mut q = b.quo_rem_times_ten(&s);
+    let mut low = b < m;
+    let mut high = b.add(&m) >= ten_s;
+    if q == 0 && !high {
+        *decimal_exponent -= 1;
+    } else {
+        out.push(q as u8);
+    }
+    if !(-3..8).contains(decimal_exponent) {
+        high = false;
+        low = false;
+    }
+    while !low && !high {
+        q = b.quo_rem_times_ten(&s);
+        m = m.mul_small(10);
+        low = b < m;
+        high = b.add(&m) >= ten_s;
+        out.push(q as u8);
+    }
+    let diff = if high && low {
+        b.add(&b).cmp(&ten_s) as i32
+    } else {
+        0
+    };
+    (high, low, diff)
 }
 
 impl JavaDigits {
@@ -298,24 +351,82 @@ fn estimate_decimal_exponent(fraction: u64, exponent: i32) -> i32 {
     d.floor() as i32
 }
 
-/// A non-negative integer of up to 1024 bits (the digit loop needs ~770).
-#[derive(Clone, PartialEq, Eq)]
+/// A non-negative integer of up to 1280 bits (the digit loop needs ~770),
+/// little-endian 32-bit limbs, `len` of them in use.
+#[derive(Clone)]
 struct Big {
-    limbs: [u32; 32],
+    limbs: [u32; 40],
+    len: usize,
 }
 
 impl Big {
-    fn zero() -> Big {
-        Big { limbs: [0; 32] }
+    fn from_u64(v: u64) -> Big {
+        let mut out = Big {
+            limbs: [0; 40],
+            len: 2,
+        };
+        out.limbs[0] = v as u32;
+        out.limbs[1] = (v >> 32) as u32;
+        out.trim();
+        out
     }
 
-    /// `5^p5 × 2^p2`.
+    fn trim(&mut self) {
+        while self.len > 0 && self.limbs[self.len - 1] == 0 {
+            self.len -= 1;
+        }
+    }
+
+    fn shl(&self, n: u32) -> Big {
+        let (words, bits) = ((n / 32) as usize, n % 32);
+        let mut out = Big {
+            limbs: [0; 40],
+            len: (self.len + words + 1).min(40),
+        };
+        for i in 0..self.len {
+            let v = u64::from(self.limbs[i]) << bits;
+            out.limbs[i + words] |= v as u32;
+            if i + words + 1 < 40 {
+                out.limbs[i + words + 1] |= (v >> 32) as u32;
+            }
+        }
+        out.trim();
+        out
+    }
+
+    fn sub_assign(&mut self, other: &Big) {
+        let mut borrow = 0i64;
+        for i in 0..self.len {
+            let d = i64::from(self.limbs[i]) - i64::from(other.limbs[i]) - borrow;
+            self.limbs[i] = d as u32;
+            borrow = i64::from(d < 0);
+        }
+        self.trim();
+    }
+
+    /// The top 64 bits of `self >> shift` (the value must have at most
+    /// `shift + 64` bits).
+    fn bits_from(&self, shift: usize) -> u64 {
+        let (word, bit) = (shift / 32, shift % 32);
+        let limb = |i: usize| u128::from(*self.limbs.get(i).unwrap_or(&0));
+        let v = limb(word) | limb(word + 1) << 32 | limb(word + 2) << 64 | limb(word + 3) << 96;
+        (v >> bit) as u64
+    }
+
+    fn bit_len(&self) -> usize {
+        match self.len {
+            0 => 0,
+            n => n * 32 - self.limbs[n - 1].leading_zeros() as usize,
+        }
+    }
+}
+
+impl Exact for Big {
     fn pow52(p5: i32, p2: i32) -> Big {
-        let mut v = Big::zero();
-        v.limbs[0] = 1;
+        let mut v = Big::from_u64(1);
         let mut p5 = p5;
         while p5 > 0 {
-            let step = p5.min(13);
+            let step = p5.min(27);
             v = v.mul_small(5u64.pow(step as u32));
             p5 -= step;
         }
@@ -323,54 +434,51 @@ impl Big {
     }
 
     fn mul_small(&self, k: u64) -> Big {
-        let mut out = Big::zero();
+        let mut out = Big {
+            limbs: [0; 40],
+            len: 0,
+        };
         let mut carry: u128 = 0;
-        for (o, &l) in out.limbs.iter_mut().zip(&self.limbs) {
-            let p = u128::from(l) * u128::from(k) + carry;
-            *o = p as u32;
+        for i in 0..self.len {
+            let p = u128::from(self.limbs[i]) * u128::from(k) + carry;
+            out.limbs[i] = p as u32;
             carry = p >> 32;
         }
-        debug_assert_eq!(carry, 0, "Big overflow");
-        out
-    }
-
-    fn shl(&self, n: u32) -> Big {
-        let (words, bits) = ((n / 32) as usize, n % 32);
-        let mut out = Big::zero();
-        for i in (words..32).rev() {
-            let lo = self.limbs[i - words];
-            let mut v = lo << bits;
-            if bits > 0 && i > words {
-                v |= self.limbs[i - words - 1] >> (32 - bits);
-            }
-            out.limbs[i] = v;
+        let mut n = self.len;
+        while carry > 0 {
+            out.limbs[n] = carry as u32;
+            carry >>= 32;
+            n += 1;
         }
+        out.len = n;
+        out.trim();
         out
     }
 
     fn add(&self, other: &Big) -> Big {
-        let mut out = Big::zero();
+        let n = self.len.max(other.len);
+        let mut out = Big {
+            limbs: [0; 40],
+            len: n + 1,
+        };
         let mut carry = 0u64;
-        for i in 0..32 {
+        for i in 0..n {
             let s = u64::from(self.limbs[i]) + u64::from(other.limbs[i]) + carry;
             out.limbs[i] = s as u32;
             carry = s >> 32;
         }
+        out.limbs[n] = carry as u32;
+        out.trim();
         out
     }
 
-    fn sub_assign(&mut self, other: &Big) {
-        let mut borrow = 0i64;
-        for i in 0..32 {
-            let d = i64::from(self.limbs[i]) - i64::from(other.limbs[i]) - borrow;
-            self.limbs[i] = d as u32;
-            borrow = i64::from(d < 0);
-        }
-    }
-
-    /// `q = self / s` (below 10), then `self = 10 × (self mod s)`.
     fn quo_rem_times_ten(&mut self, s: &Big) -> u32 {
-        let mut q = 0;
+        // Estimate from the top bits (at most one too small), then correct.
+        let shift = s.bit_len().saturating_sub(60);
+        let mut q = (self.bits_from(shift) / (s.bits_from(shift) + 1)) as u32;
+        if q > 0 {
+            self.sub_assign(&s.mul_small(u64::from(q)));
+        }
         while *self >= *s {
             self.sub_assign(s);
             q += 1;
@@ -380,9 +488,22 @@ impl Big {
     }
 }
 
+impl PartialEq for Big {
+    fn eq(&self, other: &Big) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Big {}
+
 impl Ord for Big {
     fn cmp(&self, other: &Big) -> std::cmp::Ordering {
-        self.limbs.iter().rev().cmp(other.limbs.iter().rev())
+        self.len.cmp(&other.len).then_with(|| {
+            self.limbs[..self.len]
+                .iter()
+                .rev()
+                .cmp(other.limbs[..other.len].iter().rev())
+        })
     }
 }
 
