@@ -51,7 +51,8 @@ const USAGE: &str = "usage: JOB [--set TABLE.OPTION=VALUE]... [--quiet] [--threa
                             random fields)
   --quiet                   no progress and no summary
   --threads N               worker threads (default: all cores, or STMTC_THREADS)
-  --memory-budget SIZE      memory for join hash tables and rows that wait (e.g. 512mb);
+  --memory-budget SIZE      memory for join and aggregate hash tables and rows that
+                            wait (e.g. 512mb; default 40% of physical memory);
                             beyond it they spill to temporary files (STMTC_SPILL_DIR)
   --explain                 print the plan this binary was compiled from
 ";
@@ -230,9 +231,15 @@ pub struct Context {
 }
 
 impl Context {
-    /// `memory_budget` is the job's default (`SET 'stmtc.memory-budget'`),
-    /// which `--memory-budget` overrides.
-    pub fn new(tables: &[TableDecl], args: &Args, memory_budget: u64) -> Result<Context> {
+    /// `memory_budget` is the job's own (`SET 'stmtc.memory-budget'`), which
+    /// `--memory-budget` overrides; without either, [`default_budget`].
+    ///
+    /// [`default_budget`]: crate::ops::memory::default_budget
+    pub fn new(tables: &[TableDecl], args: &Args, memory_budget: Option<u64>) -> Result<Context> {
+        let budget = args
+            .memory_budget
+            .or(memory_budget)
+            .unwrap_or_else(crate::ops::memory::default_budget);
         let options = resolve_options(tables, &args.sets)?;
         let mut progress = Progress::new(args.quiet);
         let mut counters = Vec::with_capacity(tables.len());
@@ -268,14 +275,9 @@ impl Context {
             names: tables.iter().map(|t| t.name).collect(),
             progress: Arc::new(progress),
             counters,
-            memory_budget: args.memory_budget.unwrap_or(memory_budget),
-            memory: crate::ops::memory::MemoryPool::new(
-                args.memory_budget.unwrap_or(memory_budget),
-            ),
-            spill: Arc::new(
-                crate::ops::spool::SpillDir::new()
-                    .with_budget(args.memory_budget.unwrap_or(memory_budget)),
-            ),
+            memory_budget: budget,
+            memory: crate::ops::memory::MemoryPool::new(budget),
+            spill: Arc::new(crate::ops::spool::SpillDir::new().with_budget(budget)),
         })
     }
 
@@ -463,14 +465,13 @@ fn now() -> Timestamp {
     Timestamp::from_millis(d.as_millis() as i64)
 }
 
-/// The `main` of a generated job: parses the command line, runs `run`,
-/// prints the summary, and maps failure to `error: ...` on stderr and exit 1.
 /// The job binary's `main`: parses the command line, runs `run`, prints the
-/// summary or the error. `memory_budget` is the job's default budget.
+/// summary, and maps failure to `error: ...` on stderr and exit 1.
+/// `memory_budget` is the job's own budget (`SET 'stmtc.memory-budget'`).
 pub fn main(
     plan: &str,
     tables: &[TableDecl],
-    memory_budget: u64,
+    memory_budget: Option<u64>,
     run: fn(&mut Context) -> Result<()>,
 ) -> ExitCode {
     let args = match parse_args(std::env::args().skip(1)) {

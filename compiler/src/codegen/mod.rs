@@ -292,8 +292,8 @@ impl Gen<'_> {
         })
     }
 
-    /// `MEMORY_BUDGET`: `SET 'stmtc.memory-budget'`, or the runtime's default
-    /// (`--memory-budget` overrides it at run time).
+    /// `MEMORY_BUDGET`: `SET 'stmtc.memory-budget'`, or `None` for the
+    /// runtime's default (`--memory-budget` overrides either at run time).
     fn memory_budget(&self) -> GenResult<TokenStream> {
         let set = self
             .plan
@@ -303,17 +303,17 @@ impl Gen<'_> {
             .rev()
             .find(|(k, _)| k == MEMORY_BUDGET_KEY);
         let value = match set {
-            None => quote!(rt::ops::spool::DEFAULT_BUDGET),
+            None => quote!(None),
             Some((_, v)) => {
                 let bytes = crate::binder::parse_memory_size(v)
                     .ok_or_else(|| format!("invalid '{MEMORY_BUDGET_KEY}' = '{v}'"))?;
                 let lit = Literal::u64_unsuffixed(bytes);
-                quote!(#lit)
+                quote!(Some(#lit))
             }
         };
         Ok(quote! {
-            #[doc = " Bytes the job's spools may hold in memory (`SET 'stmtc.memory-budget'`)."]
-            const MEMORY_BUDGET: u64 = #value;
+            #[doc = " Bytes the job's spools, joins and aggregates may hold in memory (`SET 'stmtc.memory-budget'`)."]
+            const MEMORY_BUDGET: Option<u64> = #value;
         })
     }
 

@@ -16,6 +16,23 @@ use std::sync::Arc;
 /// at most a 64th of the budget so a tiny budget still spills early.
 const CHUNK: u64 = 1 << 20;
 
+/// The budget of a job that sets none (`SET 'stmtc.memory-budget'`,
+/// `--memory-budget`): 40% of the machine's physical memory, the share
+/// Flink's default configuration gives a task manager's managed memory
+/// (`taskmanager.memory.managed.fraction`); 1 GiB where the machine's memory
+/// cannot be read (`/proc/meminfo`).
+pub fn default_budget() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024 / 5 * 2)
+        })
+        .filter(|&b| b > 0)
+        .unwrap_or(super::spool::DEFAULT_BUDGET)
+}
+
 /// The budget shared by all operators of one job run.
 #[derive(Debug)]
 pub struct MemoryPool {

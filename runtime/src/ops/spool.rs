@@ -178,8 +178,8 @@ impl<T: Spill> Spill for Option<T> {
     }
 }
 
-/// The default memory budget of a job, in bytes (`--memory-budget`): spools
-/// and join hash tables together.
+/// The memory budget of a job that sets none, when the machine's memory
+/// cannot be read (see [`super::memory::default_budget`]).
 pub const DEFAULT_BUDGET: u64 = 1 << 30;
 
 /// The folder of this run's spill files, created on first use and removed
