@@ -212,7 +212,8 @@ impl Binder<'_> {
             if let Some(call) = aggregate_call(expr) {
                 return self.bind_aggregate(call, cx, span);
             }
-            if !contains_aggregate(expr) {
+            // A window call binds its parts in grouped mode (over.rs).
+            if !contains_aggregate(expr) && !super::over::contains_window(expr) {
                 let grouping = cx.grouping.as_deref().expect("checked");
                 let input = grouping.input.clone();
                 let mut plain = ExprCx {
@@ -1408,11 +1409,18 @@ fn aggregate_call(expr: &sql::Expr) -> Option<&sql::Function> {
 
 /// Whether an aggregate call appears anywhere inside (subqueries excluded).
 pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
+    contains_call(expr, &|e| aggregate_call(e).is_some())
+}
+
+/// Whether a function call that `is_call` accepts appears anywhere inside
+/// (subqueries excluded), in arguments and OVER specifications too.
+pub(crate) fn contains_call(expr: &sql::Expr, is_call: &dyn Fn(&sql::Expr) -> bool) -> bool {
     use sql::Expr as E;
-    if aggregate_call(expr).is_some() {
+    if is_call(expr) {
         return true;
     }
-    let any = |es: &[&sql::Expr]| es.iter().any(|e| contains_aggregate(e));
+    let inside = |e: &sql::Expr| contains_call(e, is_call);
+    let any = |es: &[&sql::Expr]| es.iter().any(|e| inside(e));
     match expr {
         E::Nested(e)
         | E::IsNull(e)
@@ -1427,7 +1435,7 @@ pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
         | E::Cast { expr: e, .. }
         | E::Extract { expr: e, .. }
         | E::Floor { expr: e, .. }
-        | E::Ceil { expr: e, .. } => contains_aggregate(e),
+        | E::Ceil { expr: e, .. } => inside(e),
         E::BinaryOp { left, right, .. }
         | E::IsDistinctFrom(left, right)
         | E::IsNotDistinctFrom(left, right) => any(&[left, right]),
@@ -1435,8 +1443,7 @@ pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
             expr, low, high, ..
         } => any(&[expr, low, high]),
         E::In { expr, target, .. } => {
-            contains_aggregate(expr)
-                || matches!(target, sql::InTarget::List(l) if l.iter().any(contains_aggregate))
+            inside(expr) || matches!(target, sql::InTarget::List(l) if l.iter().any(inside))
         }
         E::Like { expr, pattern, .. } => any(&[expr, pattern]),
         E::Case {
@@ -1445,11 +1452,11 @@ pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
             else_result,
             ..
         } => {
-            operand.as_deref().is_some_and(contains_aggregate)
+            operand.as_deref().is_some_and(inside)
                 || conditions
                     .iter()
-                    .any(|w| contains_aggregate(&w.condition) || contains_aggregate(&w.result))
-                || else_result.as_deref().is_some_and(contains_aggregate)
+                    .any(|w| inside(&w.condition) || inside(&w.result))
+                || else_result.as_deref().is_some_and(inside)
         }
         E::Substring {
             expr,
@@ -1457,21 +1464,32 @@ pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
             substring_for,
             ..
         } => {
-            contains_aggregate(expr)
-                || substring_from.as_deref().is_some_and(contains_aggregate)
-                || substring_for.as_deref().is_some_and(contains_aggregate)
+            inside(expr)
+                || substring_from.as_deref().is_some_and(inside)
+                || substring_for.as_deref().is_some_and(inside)
         }
         E::Trim {
             expr, trim_what, ..
-        } => contains_aggregate(expr) || trim_what.as_deref().is_some_and(contains_aggregate),
+        } => inside(expr) || trim_what.as_deref().is_some_and(inside),
         E::Position { expr, r#in } => any(&[expr, r#in]),
-        E::Function(f) => match &f.args {
-            FunctionArguments::List(list) => list.args.iter().any(|a| match a {
-                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => contains_aggregate(e),
+        E::Function(f) => {
+            let in_args = match &f.args {
+                FunctionArguments::List(list) => list.args.iter().any(|a| match a {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => inside(e),
+                    _ => false,
+                }),
                 _ => false,
-            }),
-            _ => false,
-        },
+            };
+            // `RANK() OVER (ORDER BY SUM(v))` aggregates too.
+            let in_window = match &f.over {
+                Some(sql::WindowType::WindowSpec(spec)) => {
+                    spec.partition_by.iter().any(inside)
+                        || spec.order_by.iter().any(|o| inside(&o.expr))
+                }
+                _ => false,
+            };
+            in_args || in_window
+        }
         _ => false,
     }
 }

@@ -293,12 +293,28 @@ impl Gen<'_> {
                 return Err("internal: a RANGE offset without a single ORDER BY key".to_string());
             };
             let c = col_ident(k.column);
-            let to_i64 = match input[k.column].ty.kind {
-                kind if kind.is_integer() => quote!(r.#c.map(|v| v as i64)),
-                TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) => {
-                    quote!(r.#c.map(|v| v.millis))
+            // Keys as integers in the offsets' unit: 10^-scale of a number,
+            // milliseconds of a date or timestamp.
+            let up = |v: TokenStream, from: u8| -> GenResult<TokenStream> {
+                match 10i128.checked_pow(u32::from(frame.scale.saturating_sub(from))) {
+                    Some(1) => Ok(v),
+                    Some(f) => Ok(quote!(#v * #f)),
+                    None => Err("internal: RANGE offset scale out of range".to_string()),
                 }
-                TypeKind::Date => quote!(r.#c.map(|v| v.0 as i64)),
+            };
+            let to_i128 = match input[k.column].ty.kind {
+                kind if kind.is_integer() => {
+                    let v = up(quote!(v as i128), 0)?;
+                    quote!(r.#c.map(|v| #v))
+                }
+                TypeKind::Decimal { scale, .. } => {
+                    let v = up(quote!(v.0), scale)?;
+                    quote!(r.#c.map(|v| #v))
+                }
+                TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) => {
+                    quote!(r.#c.map(|v| v.millis as i128))
+                }
+                TypeKind::Date => quote!(r.#c.map(|v| v.0 as i128 * 86_400_000)),
                 other => {
                     return Err(format!(
                         "RANGE offsets over a {other:?} key are not supported by code generation"
@@ -308,7 +324,7 @@ impl Gen<'_> {
             let keys = format_ident!("k{}", i);
             let desc = k.descending;
             (
-                quote!(let #keys: Vec<Option<i64>> = part.iter().map(|r| #to_i64).collect();),
+                quote!(let #keys: Vec<Option<i128>> = part.iter().map(|r| #to_i128).collect();),
                 quote!(Some(rt::ops::over::RangeKey { keys: &#keys, descending: #desc })),
             )
         } else {

@@ -129,10 +129,10 @@ pub enum Bound {
     UnboundedFollowing,
 }
 
-/// The ORDER BY key of a RANGE frame with offsets: one integer per row
-/// (NULL: `None`), and the key's direction.
+/// The ORDER BY key of a RANGE frame with offsets: one integer per row in
+/// the offsets' unit (NULL: `None`), and the key's direction.
 pub struct RangeKey<'a> {
-    pub keys: &'a [Option<i64>],
+    pub keys: &'a [Option<i128>],
     pub descending: bool,
 }
 
@@ -153,13 +153,7 @@ pub fn frames(
             .keys
             .iter()
             .flatten()
-            .map(|&v| {
-                if k.descending {
-                    -(v as i128)
-                } else {
-                    v as i128
-                }
-            })
+            .map(|&v| if k.descending { -v } else { v })
             .collect();
         (values, first)
     });
