@@ -735,7 +735,9 @@ impl Binder<'_> {
             (TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) | TypeKind::Date, _) => {
                 Err(mismatch())
             }
-            (k, sql::Expr::Value(v)) if k.is_integer() || matches!(k, TypeKind::Decimal { .. }) => {
+            (k, sql::Expr::Value(v))
+                if k.is_integer() || matches!(k, TypeKind::Decimal { .. } | TypeKind::Double) =>
+            {
                 let Value::Number(text, _) = &v.value else {
                     return Err(mismatch());
                 };
@@ -746,12 +748,14 @@ impl Binder<'_> {
                     )
                 })
             }
-            (k, sql::Expr::Value(_)) if k.is_integer() || matches!(k, TypeKind::Decimal { .. }) => {
+            (k, sql::Expr::Value(_))
+                if k.is_integer() || matches!(k, TypeKind::Decimal { .. } | TypeKind::Double) =>
+            {
                 Err(mismatch())
             }
-            (TypeKind::Double | TypeKind::Float, _) => Err(Diagnostic::unsupported(
+            (TypeKind::Float, _) => Err(Diagnostic::unsupported(
                 ospan,
-                "a RANGE offset over a DOUBLE or FLOAT ORDER BY key",
+                "a RANGE offset over a FLOAT ORDER BY key",
             )),
             _ => Err(Diagnostic::unsupported(
                 ospan,

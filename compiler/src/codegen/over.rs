@@ -302,30 +302,38 @@ impl Gen<'_> {
                     None => Err("internal: RANGE offset scale out of range".to_string()),
                 }
             };
-            let to_i128 = match input[k.column].ty.kind {
-                kind if kind.is_integer() => {
-                    let v = up(quote!(v as i128), 0)?;
-                    quote!(r.#c.map(|v| #v))
-                }
-                TypeKind::Decimal { scale, .. } => {
-                    let v = up(quote!(v.0), scale)?;
-                    quote!(r.#c.map(|v| #v))
-                }
+            let keys = format_ident!("k{}", i);
+            let double = |float: TokenStream| {
+                let scale = frame.scale;
+                (
+                    quote!(let #keys: Vec<Option<f64>> = part.iter().map(|r| #float).collect();),
+                    quote!(rt::ops::over::RangeKeys::Double { keys: &#keys, scale: #scale }),
+                )
+            };
+            let exact = |v: TokenStream| {
+                (
+                    quote!(let #keys: Vec<Option<i128>> = part.iter().map(|r| r.#c.map(|v| #v)).collect();),
+                    quote!(rt::ops::over::RangeKeys::Exact(&#keys)),
+                )
+            };
+            let (key_stmt, range_keys) = match input[k.column].ty.kind {
+                kind if kind.is_integer() => exact(up(quote!(v as i128), 0)?),
+                TypeKind::Decimal { scale, .. } => exact(up(quote!(v.0), scale)?),
                 TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) => {
-                    quote!(r.#c.map(|v| v.millis as i128))
+                    exact(quote!(v.millis as i128))
                 }
-                TypeKind::Date => quote!(r.#c.map(|v| v.0 as i128 * 86_400_000)),
+                TypeKind::Date => exact(quote!(v.0 as i128 * 86_400_000)),
+                TypeKind::Double => double(quote!(r.#c)),
                 other => {
                     return Err(format!(
                         "RANGE offsets over a {other:?} key are not supported by code generation"
                     ))
                 }
             };
-            let keys = format_ident!("k{}", i);
             let desc = k.descending;
             (
-                quote!(let #keys: Vec<Option<i128>> = part.iter().map(|r| #to_i128).collect();),
-                quote!(Some(rt::ops::over::RangeKey { keys: &#keys, descending: #desc })),
+                key_stmt,
+                quote!(Some(rt::ops::over::RangeKey { keys: #range_keys, descending: #desc })),
             )
         } else {
             (quote!(), quote!(None))
