@@ -86,6 +86,51 @@ impl OverCollector {
     pub fn first_call(&self) -> Option<Span> {
         self.first_call
     }
+
+    /// After GROUPING SETS made group keys nullable (`schema` is the
+    /// aggregate's): the expressions below the windows take the new
+    /// nullability. A call typed NOT NULL from an argument that became
+    /// nullable is refused: Flink 2.3's planner fails on `MAX(k) OVER ()`
+    /// over a ROLLUP key k ("Conversion to relational algebra failed to
+    /// preserve datatypes", observed); LAG/LEAD without a default are
+    /// nullable anyway.
+    pub fn retype(&mut self, schema: &[Field]) -> BResult<()> {
+        self.extras = self
+            .extras
+            .iter()
+            .map(|e| super::grouping::retype(e, schema))
+            .collect();
+        let nullable = |c: usize| {
+            if c >= EXTRA {
+                self.extras[c - EXTRA].ty.nullable
+            } else {
+                schema.get(c).is_some_and(|f| f.ty.nullable)
+            }
+        };
+        let span = self.first_call.unwrap_or_default();
+        for (_, _, call) in &self.calls {
+            let widened = call.args.first().is_some_and(|&v| nullable(v)) && !call.ty.nullable;
+            match call.function {
+                _ if !widened => {}
+                OverFunction::Lag(_) | OverFunction::Lead(_) => {
+                    // A default over a nullable value, see bind_window_call.
+                    return Err(Diagnostic::unsupported(
+                        span,
+                        "LAG/LEAD with a default over a group key that GROUPING SETS, ROLLUP or CUBE make nullable (Flink 2.3 replaces NULL values with a default)",
+                    ));
+                }
+                OverFunction::Aggregate(AggregateFunction::Count) => {}
+                _ => {
+                    return Err(Diagnostic::error(
+                        span,
+                        "Conversion to relational algebra failed to preserve datatypes",
+                    )
+                    .with_note("this is Flink's message: its planner fails on a window call over a group key that GROUPING SETS, ROLLUP or CUBE make nullable"));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// What a window function is, before its arguments bind.

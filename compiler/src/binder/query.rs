@@ -691,18 +691,17 @@ impl Binder<'_> {
             )?),
             None => None,
         };
-        let windows = self.over.take().unwrap_or_default();
-        if !windows.is_empty() && (sets.is_some() || !outer_sides.is_empty()) {
+        let mut windows = self.over.take().unwrap_or_default();
+        if !windows.is_empty() && !outer_sides.is_empty() {
             self.error(Diagnostic::unsupported(
                 windows.first_call().unwrap_or(span),
-                if sets.is_some() {
-                    "a window call with GROUPING SETS, ROLLUP or CUBE"
-                } else {
-                    "a window call in a correlated subquery"
-                },
+                "a window call in a correlated subquery",
             ));
             return None;
         }
+        // With grouping sets the SELECT list is retyped again once the
+        // window columns are in place.
+        let retype_windows = sets.is_some() && !windows.is_empty();
         // keys ++ args, then aggregate, then HAVING, then the windows, then
         // the SELECT list.
         let mut pre_exprs = keys;
@@ -738,8 +737,6 @@ impl Binder<'_> {
                 order_keys,
             ),
             Some(sets) => {
-                use super::grouping::retype;
-                use super::order_by::{KeyExpr, OrderKey};
                 let aggregate = super::grouping::grouping_sets_aggregate(
                     pre,
                     key_count,
@@ -748,28 +745,15 @@ impl Binder<'_> {
                     sets,
                     span,
                 );
-                let having = having.map(|h| retype(&h, &aggregate.schema));
-                let exprs: Vec<Expr> = exprs.iter().map(|e| retype(e, &aggregate.schema)).collect();
-                let outputs: Vec<Field> = exprs
-                    .iter()
-                    .map(|e| Field {
-                        name: String::new(),
-                        ty: e.ty,
-                    })
-                    .collect();
-                let order_keys = order_keys.map(|keys| {
-                    keys.into_iter()
-                        .map(|k| OrderKey {
-                            key: match k.key {
-                                KeyExpr::Output(e) => KeyExpr::Output(retype(&e, &outputs)),
-                                KeyExpr::Hidden(e) => {
-                                    KeyExpr::Hidden(retype(&e, &aggregate.schema))
-                                }
-                            },
-                            ..k
-                        })
-                        .collect()
-                });
+                let having = having.map(|h| super::grouping::retype(&h, &aggregate.schema));
+                // Group keys are nullable now: so are the windows' inputs
+                // (some calls are refused, see OverCollector::retype).
+                if let Err(d) = windows.retype(&aggregate.schema) {
+                    self.error(d);
+                    return None;
+                }
+                let (exprs, order_keys) =
+                    super::grouping::retype_select(exprs, order_keys, &aggregate.schema);
                 (aggregate, having, exprs, order_keys)
             }
         };
@@ -784,6 +768,11 @@ impl Binder<'_> {
         };
         let (aggregate, order_keys) =
             self.apply_windows(windows, aggregate, &mut exprs, order_keys, span);
+        let (mut exprs, order_keys) = if retype_windows {
+            super::grouping::retype_select(exprs, order_keys, &aggregate.schema)
+        } else {
+            (exprs, order_keys)
+        };
         if outer_sides.is_empty() {
             return Some(match order_keys {
                 Some(keys) => sorted_projection(aggregate, exprs, names, keys, distinct, span),
