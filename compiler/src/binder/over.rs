@@ -780,9 +780,7 @@ impl Binder<'_> {
             (TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) | TypeKind::Date, _) => {
                 Err(mismatch())
             }
-            (k, sql::Expr::Value(v))
-                if k.is_integer() || matches!(k, TypeKind::Decimal { .. } | TypeKind::Double) =>
-            {
+            (k, sql::Expr::Value(v)) if k.is_numeric() => {
                 let Value::Number(text, _) = &v.value else {
                     return Err(mismatch());
                 };
@@ -793,15 +791,7 @@ impl Binder<'_> {
                     )
                 })
             }
-            (k, sql::Expr::Value(_))
-                if k.is_integer() || matches!(k, TypeKind::Decimal { .. } | TypeKind::Double) =>
-            {
-                Err(mismatch())
-            }
-            (TypeKind::Float, _) => Err(Diagnostic::unsupported(
-                ospan,
-                "a RANGE offset over a FLOAT ORDER BY key",
-            )),
+            (k, sql::Expr::Value(_)) if k.is_numeric() => Err(mismatch()),
             _ => Err(Diagnostic::unsupported(
                 ospan,
                 "a RANGE offset that is not a non-negative literal",

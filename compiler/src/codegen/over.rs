@@ -303,11 +303,11 @@ impl Gen<'_> {
                 }
             };
             let keys = format_ident!("k{}", i);
-            let double = |float: TokenStream| {
-                let scale = frame.scale;
+            let scale = frame.scale;
+            let float = |ty: TokenStream, variant: TokenStream| {
                 (
-                    quote!(let #keys: Vec<Option<f64>> = part.iter().map(|r| #float).collect();),
-                    quote!(rt::ops::over::RangeKeys::Double { keys: &#keys, scale: #scale }),
+                    quote!(let #keys: Vec<Option<#ty>> = part.iter().map(|r| r.#c).collect();),
+                    quote!(rt::ops::over::RangeKeys::#variant { keys: &#keys, scale: #scale }),
                 )
             };
             let exact = |v: TokenStream| {
@@ -323,7 +323,8 @@ impl Gen<'_> {
                     exact(quote!(v.millis as i128))
                 }
                 TypeKind::Date => exact(quote!(v.0 as i128 * 86_400_000)),
-                TypeKind::Double => double(quote!(r.#c)),
+                TypeKind::Double => float(quote!(f64), quote!(Double)),
+                TypeKind::Float => float(quote!(f32), quote!(Float)),
                 other => {
                     return Err(format!(
                         "RANGE offsets over a {other:?} key are not supported by code generation"

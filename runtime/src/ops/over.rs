@@ -141,6 +141,9 @@ pub enum RangeKeys<'a> {
     Exact(&'a [Option<i128>]),
     /// DOUBLE keys; an offset `n` is `n / 10^scale`.
     Double { keys: &'a [Option<f64>], scale: u8 },
+    /// FLOAT keys: as DOUBLE, but the keys' difference is a FLOAT (as in
+    /// Flink's generated comparator).
+    Float { keys: &'a [Option<f32>], scale: u8 },
 }
 
 /// A RANGE key's non-NULL values in ascending direction (negated when the
@@ -148,6 +151,7 @@ pub enum RangeKeys<'a> {
 enum Ordered {
     Exact(Vec<i128>, usize),
     Double(Vec<f64>, usize, f64),
+    Float(Vec<f32>, usize, f64),
 }
 
 impl Ordered {
@@ -172,6 +176,10 @@ impl Ordered {
             RangeKeys::Double { keys, scale } => {
                 let (v, first) = values(keys, key.descending);
                 Ordered::Double(v, first, 10f64.powi(i32::from(scale)))
+            }
+            RangeKeys::Float { keys, scale } => {
+                let (v, first) = values(keys, key.descending);
+                Ordered::Float(v, first, 10f64.powi(i32::from(scale)))
             }
         }
     }
@@ -271,6 +279,18 @@ fn range_edge(
                     values.partition_point(|&v| v - current < delta)
                 } else {
                     values.partition_point(|&v| v - current <= delta)
+                }
+        }
+        Some(Ordered::Float(values, first, unit)) => {
+            let Some(&current) = i.checked_sub(*first).and_then(|k| values.get(k)) else {
+                return own_peers;
+            };
+            let delta = delta as f64 / unit;
+            first
+                + if lower {
+                    values.partition_point(|&v| f64::from(v - current) < delta)
+                } else {
+                    values.partition_point(|&v| f64::from(v - current) <= delta)
                 }
         }
     }
