@@ -1,12 +1,15 @@
-//! OVER windows in a SELECT list (batch mode).
+//! OVER windows in a SELECT list and its ORDER BY (batch mode).
 //!
-//! While a non-grouped SELECT list binds, [`OverCollector`] gathers its
-//! window function calls: each call's value becomes a placeholder column
+//! While a SELECT list and then its ORDER BY bind, [`OverCollector`]
+//! gathers their window function calls (`OVER w` resolved against the
+//! WINDOW clause): each call's value becomes a placeholder column
 //! (`PLACEHOLDER + k`) in the item's expression, its arguments, PARTITION BY
 //! and ORDER BY expressions become columns of a projection below the
 //! windows, and calls with the same window specification share one
-//! `RelKind::Over`. [`Binder::finish_over`] builds that chain and points the
-//! placeholders at the calls' columns. Refusals follow Flink 2.3's wording
+//! `RelKind::Over`. In a grouped query the calls bind in grouped mode and
+//! run over the aggregate's rows (after HAVING). [`Binder::apply_windows`]
+//! builds that chain above the input and points the placeholders at the
+//! calls' columns. Refusals follow Flink 2.3's wording
 //! (`docs/sql-reference/over-windows.md`).
 
 use sqlparser::ast::{
