@@ -222,11 +222,28 @@ fn fixtures_produce_flinks_results() {
 /// rows in spools; with a tiny memory budget the spools spill to files,
 /// and the results are still Flink's, with nothing left on disk.
 #[test]
-fn spools_spill_beyond_a_tiny_budget_and_clean_up() {
+fn spools_and_join_builds_spill_beyond_a_tiny_budget_and_clean_up() {
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-spill");
     let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
     let mut failures = Vec::new();
-    for case in ["self_join", "join_own_aggregate", "crosswise_builds"] {
+    // Spools spill, every join build beyond 1 KiB partitions to disk (grace
+    // hash join: inner, outer on either side, semi and anti joins, NULL
+    // keys, multi-way joins), and so do the rows of aggregate groups beyond
+    // it (COUNT DISTINCT, AVG, MIN/MAX of strings: shared_view_aggregates
+    // has no join); TPC-H's 22 queries in one set.
+    for case in [
+        "users_orders_join",
+        "shared_view_aggregates",
+        "self_join",
+        "join_own_aggregate",
+        "crosswise_builds",
+        "joins_all_kinds",
+        "join_null_keys",
+        "outer_join_where",
+        "comma_join_snowflake",
+        "subqueries",
+        "tpch",
+    ] {
         if let Err(e) = run_case_with(case, &work, &runtime, 3, Some("1kb")) {
             failures.push(e);
         }

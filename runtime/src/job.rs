@@ -51,7 +51,7 @@ const USAGE: &str = "usage: JOB [--set TABLE.OPTION=VALUE]... [--quiet] [--threa
                             random fields)
   --quiet                   no progress and no summary
   --threads N               worker threads (default: all cores, or STMTC_THREADS)
-  --memory-budget SIZE      memory for rows that wait for a join build (e.g. 512mb);
+  --memory-budget SIZE      memory for join hash tables and rows that wait (e.g. 512mb);
                             beyond it they spill to temporary files (STMTC_SPILL_DIR)
   --explain                 print the plan this binary was compiled from
 ";
@@ -221,8 +221,10 @@ pub struct Context {
     pub progress: Arc<Progress>,
     /// Progress counter index per table (reads, writes).
     counters: Vec<(Option<usize>, Option<usize>)>,
-    /// Bytes all spools may hold in memory together.
+    /// Bytes all spools and join hash tables may hold in memory together.
     pub memory_budget: u64,
+    /// The pool of `memory_budget` bytes they reserve from.
+    pub memory: std::sync::Arc<crate::ops::memory::MemoryPool>,
     /// Where spools spill; removed when the job ends.
     pub spill: Arc<crate::ops::spool::SpillDir>,
 }
@@ -267,13 +269,14 @@ impl Context {
             progress: Arc::new(progress),
             counters,
             memory_budget: args.memory_budget.unwrap_or(memory_budget),
-            spill: Arc::new(crate::ops::spool::SpillDir::new()),
+            memory: crate::ops::memory::MemoryPool::new(
+                args.memory_budget.unwrap_or(memory_budget),
+            ),
+            spill: Arc::new(
+                crate::ops::spool::SpillDir::new()
+                    .with_budget(args.memory_budget.unwrap_or(memory_budget)),
+            ),
         })
-    }
-
-    /// The budget of one spool on one thread, when the job has `spools` of them.
-    pub fn spool_budget(&self, spools: usize) -> u64 {
-        self.memory_budget / (spools.max(1) * self.threads.max(1)) as u64
     }
 
     /// The progress counter of a table the job reads.
@@ -500,7 +503,7 @@ pub fn main(
             ctx.progress.print_summary();
             let spilled = ctx.spill.written.load(std::sync::atomic::Ordering::Relaxed);
             if spilled > 0 && !args.quiet {
-                eprintln!("spilled {spilled} bytes of waiting rows to temporary files");
+                eprintln!("spilled {spilled} bytes of waiting rows and join partitions to temporary files");
             }
             ExitCode::SUCCESS
         }

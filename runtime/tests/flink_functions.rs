@@ -43,7 +43,8 @@ fn d2s((v, t): (Decimal, DecimalType)) -> String {
 fn functions_match_flink() {
     let flink = flink_results();
     let s = |v: &str| Some(v.to_string());
-    let checks: Vec<(&str, Option<String>)> = vec![
+    let checks: Vec<(&str, Option<String>)> =
+        vec![
         (
             "SUBSTRING('hello', 2, 3)",
             string::substring("hello", 2, Some(3)).map(String::from),
@@ -101,9 +102,9 @@ fn functions_match_flink() {
             "POSITION('z' IN 'abc')",
             s(&string::position("z", "abc").to_string()),
         ),
-        ("LPAD('ab', 5, 'xy')", string::lpad("ab", 5, "xy")),
-        ("RPAD('ab', 5, 'xy')", string::rpad("ab", 5, "xy")),
-        ("LPAD('abcdef', 3, 'x')", string::lpad("abcdef", 3, "x")),
+        ("LPAD('ab', 5, 'xy')", string::lpad("ab", 5, "xy").unwrap()),
+        ("RPAD('ab', 5, 'xy')", string::rpad("ab", 5, "xy").unwrap()),
+        ("LPAD('abcdef', 3, 'x')", string::lpad("abcdef", 3, "x").unwrap()),
         (
             "INITCAP('hello wORLD foo-bar a1b')",
             s(&string::initcap("hello wORLD foo-bar a1b")),

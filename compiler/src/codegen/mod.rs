@@ -49,6 +49,20 @@ enum Task {
     UnmatchedBuildRows(NodeId),
     /// The spooled probe rows of a join, replayed once its build is complete.
     SpoolReplay(NodeId),
+    /// A join whose build went to disk (grace hash join): its partitions
+    /// joined one by one once every probe row has arrived; a no-op for a
+    /// build that stayed in memory.
+    PartitionedJoin(NodeId),
+}
+
+/// Where a join probe finds its build rows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ProbeFrom {
+    /// The complete build table `b.jN` (probe rows go to its partitions
+    /// instead once it is partitioned).
+    Built,
+    /// One partition's table `t` of a partitioned build, marks in `m`.
+    Partition,
 }
 
 impl Task {
@@ -59,7 +73,8 @@ impl Task {
             | Task::AggregateResults(n)
             | Task::SortedRows(n)
             | Task::UnmatchedBuildRows(n)
-            | Task::SpoolReplay(n) => n,
+            | Task::SpoolReplay(n)
+            | Task::PartitionedJoin(n) => n,
         }
     }
 }
@@ -232,6 +247,12 @@ impl Gen<'_> {
             if self.spooled.contains(&n) {
                 pushes.push(self.replayed_probe_fn(n)?);
             }
+            if matches!(node.kind, NodeKind::Join { .. }) {
+                pushes.push(self.partition_fns(n)?);
+            }
+            if matches!(node.kind, NodeKind::Aggregate { .. }) {
+                pushes.push(self.aggregate_add_fn(n)?);
+            }
         }
         let state = self.state_struct()?;
         let task_fns = tasks
@@ -331,9 +352,19 @@ impl Gen<'_> {
     /// back from spill files column by column).
     fn spill_impls(&self) -> Vec<TokenStream> {
         let mut rows = BTreeSet::new();
-        for &j in &self.spooled {
-            if let NodeKind::Join { left, .. } = self.plan.node(j).kind {
-                rows.insert(left);
+        // Spooled probe rows, and both sides of every join (a build may
+        // partition to disk, and its probe rows with it).
+        for node in &self.plan.nodes {
+            match node.kind {
+                NodeKind::Join { left, right, .. } => {
+                    rows.insert(left);
+                    rows.insert(right);
+                }
+                // The rows of groups beyond the budget spill too.
+                NodeKind::Aggregate { input, .. } => {
+                    rows.insert(input);
+                }
+                _ => {}
             }
         }
         rows.into_iter()
@@ -433,9 +464,9 @@ impl Gen<'_> {
                 }
             }
             NodeKind::Sink { table, .. } => self.sink_write(n, *table, &plan.node(input).schema)?,
-            NodeKind::Aggregate {
-                group, aggregates, ..
-            } => self.aggregate_update(n, group, aggregates, &plan.node(input).schema)?,
+            NodeKind::Aggregate { group, .. } => {
+                self.aggregate_update(n, group, &plan.node(input).schema)
+            }
             NodeKind::Sort { .. } => {
                 let s = format_ident!("s{}", n.0);
                 quote!(st.#s.push(row.clone());)
@@ -459,12 +490,7 @@ impl Gen<'_> {
                 ..
             } => self.window_push(n, *window, *time_column)?,
             NodeKind::Join {
-                kind,
-                left,
-                right,
-                left_keys,
-                right_keys,
-                residual,
+                right, right_keys, ..
             } => {
                 if k == 1 {
                     self.join_build(n, right_keys, &plan.node(*right).schema)?
@@ -473,7 +499,7 @@ impl Gen<'_> {
                     let q = format_ident!("q{}", n.0);
                     quote!(st.#q.push(row.clone())?;)
                 } else {
-                    self.join_probe(n, *kind, *left, *right, left_keys, residual.as_ref())?
+                    self.join_probe(n, ProbeFrom::Built)?
                 }
             }
             NodeKind::Scan { .. } | NodeKind::Values { .. } => {
@@ -493,18 +519,10 @@ impl Gen<'_> {
     /// `probe_N`: the probe of a spooled join, called for each replayed row.
     fn replayed_probe_fn(&mut self, n: NodeId) -> GenResult<TokenStream> {
         self.current = n;
-        let NodeKind::Join {
-            kind,
-            left,
-            right,
-            left_keys,
-            residual,
-            ..
-        } = &self.plan.node(n).kind
-        else {
+        let NodeKind::Join { left, .. } = &self.plan.node(n).kind else {
             return Err("internal: only joins are spooled".to_string());
         };
-        let body = self.join_probe(n, *kind, *left, *right, left_keys, residual.as_ref())?;
+        let body = self.join_probe(n, ProbeFrom::Built)?;
         let name = format_ident!("probe_{}", n.0);
         let in_row = row_ident(*left);
         let d = self.node_doc(n);
@@ -514,6 +532,75 @@ impl Gen<'_> {
                 #body
                 Ok(())
             }
+        })
+    }
+
+    /// A RIGHT/FULL join's output row for build row `r` that nothing matched.
+    fn unmatched_build_row(&self, n: NodeId) -> TokenStream {
+        let NodeKind::Join { left, right, .. } = self.plan.node(n).kind else {
+            unreachable!("only joins have unmatched build rows")
+        };
+        let left_arity = self.plan.node(left).schema.len();
+        let right_arity = self.plan.node(right).schema.len();
+        let out_row = row_ident(n);
+        let l = (0..left_arity).map(|i| {
+            let c = col_ident(i);
+            quote!(#c: None)
+        });
+        let r = (0..right_arity).map(|i| {
+            let c = col_ident(left_arity + i);
+            let rc = col_ident(i);
+            quote!(#c: r.#rc.clone())
+        });
+        quote!(#out_row { #(#l,)* #(#r,)* })
+    }
+
+    /// `partition_probe_N` (and `partition_unmatched_N` for RIGHT/FULL
+    /// joins): the probe of one partition of a partitioned build.
+    fn partition_fns(&mut self, n: NodeId) -> GenResult<TokenStream> {
+        self.current = n;
+        let NodeKind::Join {
+            kind,
+            left,
+            right,
+            right_keys,
+            ..
+        } = &self.plan.node(n).kind
+        else {
+            return Err("internal: only joins are partitioned".to_string());
+        };
+        let body = self.join_probe(n, ProbeFrom::Partition)?;
+        let key = self.key_type(&self.plan.node(*right).schema, right_keys);
+        let l = row_ident(*left);
+        let r = row_ident(*right);
+        let name = format_ident!("partition_probe_{}", n.0);
+        let outer = matches!(kind, JoinKind::Right | JoinKind::Full);
+        let marks = if outer { quote!(m) } else { quote!(_m) };
+        let d = doc(&format!(
+            "The probe of one partition of #{} once its build went to disk.",
+            n.0
+        ));
+        let unmatched = if outer {
+            let f = format_ident!("partition_unmatched_{}", n.0);
+            let row = self.unmatched_build_row(n);
+            let emit = self.emit(n, quote!(row));
+            quote! {
+                fn #f(st: &mut State, b: &Built, r: &#r) -> rt::Result<()> {
+                    let row = #row;
+                    #emit
+                    Ok(())
+                }
+            }
+        } else {
+            quote!()
+        };
+        Ok(quote! {
+            #d
+            fn #name(st: &mut State, b: &Built, t: &rt::ops::join::JoinTable<#key, #r>, #marks: &mut rt::ops::join::MatchedRows, row: &#l) -> rt::Result<()> {
+                #body
+                Ok(())
+            }
+            #unmatched
         })
     }
 
@@ -582,16 +669,35 @@ impl Gen<'_> {
         quote!((#(#parts,)*))
     }
 
-    fn aggregate_update(
-        &mut self,
-        n: NodeId,
-        group: &[usize],
-        aggregates: &[AggregateCall],
-        input: &[Field],
-    ) -> GenResult<TokenStream> {
+    /// The push into an aggregate: the row's group (created while the budget
+    /// has room, else the row is spilled), updated by `A<N>::add`.
+    fn aggregate_update(&mut self, n: NodeId, group: &[usize], input: &[Field]) -> TokenStream {
         let a = format_ident!("a{}", n.0);
         let acc = format_ident!("A{}", n.0);
         let key = self.key_expr(input, group);
+        quote! {
+            if let Some(acc) = st.#a.group(#key, row, #acc::new)? {
+                acc.add(row);
+            }
+        }
+    }
+
+    /// `impl A<N> { fn add }`: one input row into a group's accumulators
+    /// (from the push, and from spilled rows when the aggregate finishes).
+    fn aggregate_add_fn(&mut self, n: NodeId) -> GenResult<TokenStream> {
+        self.current = n;
+        let NodeKind::Aggregate {
+            aggregates, input, ..
+        } = &self.plan.node(n).kind
+        else {
+            return Err("internal: not an aggregate".to_string());
+        };
+        let input = &self.plan.node(*input).schema;
+        let acc = format_ident!("A{}", n.0);
+        let in_row = row_ident(match self.plan.node(n).kind {
+            NodeKind::Aggregate { input, .. } => input,
+            _ => unreachable!("matched above"),
+        });
         let updates = aggregates
             .iter()
             .enumerate()
@@ -665,8 +771,13 @@ impl Gen<'_> {
             })
             .collect::<GenResult<Vec<_>>>()?;
         Ok(quote! {
-            let acc = st.#a.group_owned(#key, #acc::new);
-            #(#updates)*
+            impl #acc {
+                #[inline]
+                fn add(&mut self, row: &#in_row) {
+                    let acc = self;
+                    #(#updates)*
+                }
+            }
         })
     }
 
@@ -898,25 +1009,30 @@ impl Gen<'_> {
         Ok(quote! {
             // A NULL key matches nothing, but outer joins still emit the row.
             if false #(|| #null_checks)* {
-                st.#j.insert_unmatchable(row.clone());
+                st.#j.insert_unmatchable(row.clone())?;
             } else {
-                st.#j.insert(#key, row.clone());
+                st.#j.insert(#key, row.clone())?;
             }
         })
     }
 
-    fn join_probe(
-        &mut self,
-        n: NodeId,
-        kind: JoinKind,
-        left: NodeId,
-        right: NodeId,
-        left_keys: &[usize],
-        residual: Option<&crate::ir::Expr>,
-    ) -> GenResult<TokenStream> {
+    /// The probe of join `n` for one row of its left input `row`.
+    fn join_probe(&mut self, n: NodeId, from: ProbeFrom) -> GenResult<TokenStream> {
         let plan = self.plan;
-        let j = format_ident!("j{}", n.0);
-        let m = format_ident!("m{}", n.0);
+        let NodeKind::Join {
+            kind,
+            left,
+            right,
+            ref left_keys,
+            ref residual,
+            ..
+        } = plan.node(n).kind
+        else {
+            return Err(format!("#{} is not a join", n.0));
+        };
+        let left_keys = left_keys.as_slice();
+        let residual = residual.as_ref();
+        let (table, mark) = self.probe_table(n, from);
         let left_schema = &plan.node(left).schema;
         let right_arity = plan.node(right).schema.len();
         let left_arity = left_schema.len();
@@ -955,13 +1071,14 @@ impl Gen<'_> {
             None => quote!(),
         };
         let mark = if matches!(kind, JoinKind::Right | JoinKind::Full) {
-            quote!(st.#m.set(idx);)
+            mark
         } else {
             quote!()
         };
         if !kind.outputs_right() {
-            return self.semi_probe(n, kind, left_arity, left_keys, residual);
+            return self.semi_probe(n, kind, left_arity, left_keys, residual, from);
         }
+        let route = self.route_to_partition(n, from);
         let emit = self.emit(n, quote!(out));
         let keep_left = if matches!(kind, JoinKind::Left | JoinKind::Full) {
             quote! {
@@ -977,7 +1094,8 @@ impl Gen<'_> {
             let mut matched = false;
             if !(false #(|| #null_checks)*) {
                 let key = #key;
-                for (idx, r) in b.#j.probe(&key) {
+                #route
+                for (idx, r) in #table.probe(&key) {
                     let out = #matched_row;
                     #check
                     matched = true;
@@ -987,6 +1105,34 @@ impl Gen<'_> {
             }
             #keep_left
         })
+    }
+
+    /// The table a probe reads and how it marks a matched build row.
+    fn probe_table(&self, n: NodeId, from: ProbeFrom) -> (TokenStream, TokenStream) {
+        match from {
+            ProbeFrom::Built => {
+                let j = format_ident!("j{}", n.0);
+                let m = format_ident!("m{}", n.0);
+                (quote!(b.#j), quote!(st.#m.set(idx);))
+            }
+            ProbeFrom::Partition => (quote!(t), quote!(m.set(idx);)),
+        }
+    }
+
+    /// Before probing the complete build: once it is partitioned, the probe
+    /// row (its key has no NULL) waits in the matching probe partition.
+    fn route_to_partition(&self, n: NodeId, from: ProbeFrom) -> TokenStream {
+        if from == ProbeFrom::Partition {
+            return quote!();
+        }
+        let j = format_ident!("j{}", n.0);
+        let g = format_ident!("g{}", n.0);
+        quote! {
+            if b.#j.is_partitioned() {
+                st.#g.push(b.#j.partition_of(&key), row)?;
+                return Ok(());
+            }
+        }
     }
 
     /// The probe of a semi or anti join: the left row is emitted once when
@@ -999,9 +1145,11 @@ impl Gen<'_> {
         left_arity: usize,
         left_keys: &[usize],
         residual: Option<&crate::ir::Expr>,
+        from: ProbeFrom,
     ) -> GenResult<TokenStream> {
         let plan = self.plan;
-        let j = format_ident!("j{}", n.0);
+        let (table, _) = self.probe_table(n, from);
+        let route = self.route_to_partition(n, from);
         let left = match &plan.node(n).kind {
             NodeKind::Join { left, .. } => *left,
             _ => return Err(format!("#{} is not a join", n.0)),
@@ -1042,7 +1190,8 @@ impl Gen<'_> {
             let mut matched = false;
             if !(false #(|| #null_checks)*) {
                 let key = #key;
-                for (_, r) in b.#j.probe(&key) {
+                #route
+                for (_, r) in #table.probe(&key) {
                     if #test {
                         matched = true;
                         break;
@@ -1141,9 +1290,12 @@ impl Gen<'_> {
                             fn merge(&mut self, o: Self) { #(#acc_merges)* }
                         }
                     });
-                    fields.push(quote!(#a: rt::ops::aggregate::HashAggregate<#key, #acc>));
-                    inits.push(quote!(#a: Default::default()));
-                    absorbs.push(quote!(self.#a.merge(o.#a, |a, p| a.merge(p));));
+                    let r = row_ident(*input);
+                    fields.push(quote!(#a: rt::ops::group_table::GroupTable<#key, #acc, #r>));
+                    inits.push(
+                        quote!(#a: rt::ops::group_table::GroupTable::new(&ctx.memory, &ctx.spill)),
+                    );
+                    absorbs.push(quote!(self.#a.merge(o.#a, |a, p| a.merge(p))?;));
                 }
                 NodeKind::Sort { input, .. } => {
                     let s = format_ident!("s{}", n.0);
@@ -1170,10 +1322,20 @@ impl Gen<'_> {
                     let right_schema = &plan.node(*right).schema;
                     let key = self.key_type(right_schema, right_keys);
                     let r = row_ident(*right);
-                    fields.push(quote!(#j: rt::ops::join::JoinTable<#key, #r>));
-                    inits.push(quote!(#j: Default::default()));
-                    absorbs.push(quote!(self.#j.merge(o.#j);));
-                    built_fields.push(quote!(#j: rt::ops::join::JoinTable<#key, #r>));
+                    let g = format_ident!("g{}", n.0);
+                    let l = row_ident(*left);
+                    let d = doc(&format!(
+                        "Probe rows of #{} waiting for a partitioned build, by partition",
+                        n.0
+                    ));
+                    fields.push(quote!(#j: rt::ops::grace::BuildTable<#key, #r>));
+                    inits
+                        .push(quote!(#j: rt::ops::grace::BuildTable::new(&ctx.memory, &ctx.spill)));
+                    absorbs.push(quote!(self.#j.merge(o.#j)?;));
+                    built_fields.push(quote!(#j: rt::ops::grace::BuildTable<#key, #r>));
+                    fields.push(quote!(#d #g: rt::ops::grace::ProbeSpill<#l>));
+                    inits.push(quote!(#g: rt::ops::grace::ProbeSpill::new(&ctx.spill)));
+                    absorbs.push(quote!(self.#g.absorb(o.#g)?;));
                     if self.spooled.contains(&n) {
                         let q = format_ident!("q{}", n.0);
                         let l = row_ident(*left);
@@ -1181,9 +1343,8 @@ impl Gen<'_> {
                             "Probe rows of #{} waiting for its build side",
                             n.0
                         ));
-                        let spools = self.spooled.len();
                         fields.push(quote!(#d #q: rt::ops::spool::Spool<#l>));
-                        inits.push(quote!(#q: rt::ops::spool::Spool::new(ctx.spool_budget(#spools), std::sync::Arc::clone(&ctx.spill))));
+                        inits.push(quote!(#q: rt::ops::spool::Spool::new(&ctx.memory, std::sync::Arc::clone(&ctx.spill))));
                         absorbs.push(quote!(self.#q.absorb(o.#q)?;));
                     }
                     if matches!(kind, JoinKind::Right | JoinKind::Full) {
@@ -1302,13 +1463,22 @@ impl Gen<'_> {
                 } else {
                     quote!()
                 };
+                let key = self.key_expr(input_schema, group);
+                let in_row = row_ident(*input);
                 quote! {
                     let mut table = std::mem::take(&mut st.#a);
                     #global
-                    for (key, acc) in table.into_groups() {
-                        let row = #out_row { #(#keys,)* #(#results),* };
-                        #emit
-                    }
+                    table.finish(
+                        st,
+                        |row: &#in_row| #key,
+                        #acc_ty::new,
+                        |acc, row| acc.add(row),
+                        |st, key, acc| {
+                            let row = #out_row { #(#keys,)* #(#results),* };
+                            #emit
+                            Ok(())
+                        },
+                    )?;
                 }
             }
             (
@@ -1345,35 +1515,61 @@ impl Gen<'_> {
                 }
             }
             (Task::SortedRows(_), NodeKind::Over { .. }) => self.over_task(n, emit.clone())?,
-            (Task::UnmatchedBuildRows(_), NodeKind::Join { left, right, .. }) => {
+            (Task::UnmatchedBuildRows(_), NodeKind::Join { .. }) => {
                 let j = format_ident!("j{}", n.0);
                 let m = format_ident!("m{}", n.0);
-                let left_arity = plan.node(*left).schema.len();
-                let right_arity = plan.node(*right).schema.len();
-                let out_row = row_ident(n);
-                let l = (0..left_arity).map(|i| {
-                    let c = col_ident(i);
-                    quote!(#c: None)
-                });
-                let r = (0..right_arity).map(|i| {
-                    let c = col_ident(left_arity + i);
-                    let rc = col_ident(i);
-                    quote!(#c: r.#rc.clone())
-                });
+                let row = self.unmatched_build_row(n);
                 quote! {
                     let matched = std::mem::replace(&mut st.#m, rt::ops::join::MatchedRows::new(0));
                     for r in b.#j.unmatched(&matched) {
-                        let row = #out_row { #(#l,)* #(#r,)* };
+                        let row = #row;
                         #emit
                     }
+                }
+            }
+            (
+                Task::PartitionedJoin(_),
+                NodeKind::Join {
+                    kind,
+                    left,
+                    right,
+                    left_keys,
+                    right_keys,
+                    ..
+                },
+            ) => {
+                let j = format_ident!("j{}", n.0);
+                let g = format_ident!("g{}", n.0);
+                let l = row_ident(*left);
+                let r = row_ident(*right);
+                let build_key = self.key_expr(&plan.node(*right).schema, right_keys);
+                let probe_key = self.key_expr(&plan.node(*left).schema, left_keys);
+                let probe = format_ident!("partition_probe_{}", n.0);
+                let outer = matches!(kind, JoinKind::Right | JoinKind::Full);
+                let unmatched = if outer {
+                    let f = format_ident!("partition_unmatched_{}", n.0);
+                    quote!(|st, r| #f(st, b, r))
+                } else {
+                    quote!(|_, _| Ok(()))
+                };
+                quote! {
+                    let probe = std::mem::take(&mut st.#g);
+                    b.#j.join_spilled(
+                        st,
+                        probe,
+                        #outer,
+                        |row: &#r| #build_key,
+                        |row: &#l| #probe_key,
+                        |st, t, m, row| #probe(st, b, t, m, row),
+                        #unmatched,
+                    )?;
                 }
             }
             (Task::SpoolReplay(_), NodeKind::Join { .. }) => {
                 let q = format_ident!("q{}", n.0);
                 let probe = format_ident!("probe_{}", n.0);
-                let spools = self.spooled.len();
                 quote! {
-                    let empty = rt::ops::spool::Spool::new(ctx.spool_budget(#spools), std::sync::Arc::clone(&ctx.spill));
+                    let empty = st.#q.emptied();
                     let rows = std::mem::replace(&mut st.#q, empty);
                     rows.replay(|row| #probe(st, b, row))?;
                 }
@@ -1597,6 +1793,16 @@ impl Gen<'_> {
                 let last_builder = reach.iter().rposition(|r| r.contains(&(n, 1)));
                 if last_builder == Some(i) && r.contains(&(n, 1)) {
                     steps.push(seal(n, kind));
+                }
+                // After a join's last task (its partitioned join or unmatched
+                // rows, which follow every probe), its memory goes back to the pool.
+                let last_use = tasks.iter().rposition(|t| {
+                    t.node() == n
+                        && matches!(t, Task::PartitionedJoin(_) | Task::UnmatchedBuildRows(_))
+                });
+                if last_use == Some(i) {
+                    let j = format_ident!("j{}", n.0);
+                    steps.push(quote!(b.#j = Default::default();));
                 }
             }
         }

@@ -16,6 +16,12 @@
 //! one at a time until the order exists: of the joins on a dependency
 //! cycle, the one whose probe input is estimated smallest (the rows that
 //! wait), the first in plan order among equals.
+//!
+//! Every join also has a task that runs after all of its probe rows have
+//! arrived: when the build side went beyond the memory budget and was
+//! partitioned to disk, the probe rows waited in partitions too, and this
+//! task joins them partition by partition (a grace hash join); otherwise it
+//! does nothing.
 
 use std::collections::BTreeSet;
 
@@ -66,6 +72,7 @@ impl Gen<'_> {
                     if matches!(kind, JoinKind::Right | JoinKind::Full) {
                         tasks.push(Task::UnmatchedBuildRows(n));
                     }
+                    tasks.push(Task::PartitionedJoin(n));
                 }
                 _ => {}
             }
@@ -80,7 +87,9 @@ impl Gen<'_> {
         // filled and its join built.
         let own_inputs: Vec<(NodeId, usize)> = match tasks[b] {
             Task::AggregateResults(n) | Task::SortedRows(n) => vec![(n, 0)],
-            Task::UnmatchedBuildRows(n) | Task::SpoolReplay(n) => vec![(n, 0), (n, 1)],
+            Task::UnmatchedBuildRows(n) | Task::SpoolReplay(n) | Task::PartitionedJoin(n) => {
+                vec![(n, 0), (n, 1)]
+            }
             Task::Scan(_) | Task::Values(_) => Vec::new(),
         };
         // Probing a join needs its build side.
@@ -97,9 +106,10 @@ impl Gen<'_> {
         for (a, r) in reach.iter().enumerate() {
             let feeds = own_inputs.iter().chain(&probes).any(|e| r.contains(e));
             // Unmatched build rows are known once the replayed probe ran too.
+            // So are a partitioned build's probe rows.
             let replays_for = matches!(
                 (tasks[a], tasks[b]),
-                (Task::SpoolReplay(x), Task::UnmatchedBuildRows(y)) if x == y
+                (Task::SpoolReplay(x), Task::UnmatchedBuildRows(y) | Task::PartitionedJoin(y)) if x == y
             );
             if a != b && (feeds || replays_for) {
                 before.push(a);

@@ -73,10 +73,107 @@ pub fn str_to_f32(s: &str) -> Result<f32, CastError> {
     number::parse_f32(s.as_bytes()).ok_or_else(|| err(s, "FLOAT"))
 }
 
-/// CAST(string AS DECIMAL(p, s)): `Ok(None)` on overflow (NULL), error on bad syntax.
+/// CAST(string AS DECIMAL(p, s)): `Ok(None)` on overflow (NULL), error on bad
+/// syntax. As Flink's `BinaryStringDataUtil.toDecimal`: spaces, tabs and
+/// newlines around the number are ignored; for a precision up to 18 and text
+/// of at most 18 bytes Flink's own scanner reads it, which stops at the first
+/// character that is not part of the number and skips that one character
+/// unchecked, so `'x'` is 0, `'12x'` is 12 and `'1.5%'` is 1.5 (`'abc'` is not
+/// a number: the characters after the skipped one must be blanks). Other
+/// text goes to `new BigDecimal`, which takes only a complete number.
 pub fn str_to_decimal(s: &str, t: DecimalType) -> Result<Option<Decimal>, CastError> {
-    t.parse(number::java_trim(s.as_bytes()))
-        .map_err(|_| err(s, &t.to_string()))
+    let bytes = s.as_bytes();
+    let bad = || err(s, &t.to_string());
+    if t.precision <= 18 && bytes.len() <= 18 {
+        return flink_short_decimal(bytes, t).ok_or_else(bad);
+    }
+    let blank = |c: &u8| matches!(c, b' ' | b'\n' | b'\t');
+    let start = bytes.iter().position(|c| !blank(c)).unwrap_or(0);
+    let end = bytes
+        .iter()
+        .rposition(|c| !blank(c))
+        .map_or(bytes.len(), |i| i + 1);
+    t.parse(&bytes[start..end]).map_err(|_| bad())
+}
+
+/// Flink's scanner for short decimals (`toDecimalFromBytes`): `None` for
+/// text that is not a number, `Some(None)` on overflow.
+fn flink_short_decimal(bytes: &[u8], t: DecimalType) -> Option<Option<Decimal>> {
+    let blank = |c: u8| matches!(c, b' ' | b'\n' | b'\t');
+    let mut i = bytes.iter().position(|&c| !blank(c))?;
+    let mut b = bytes[i];
+    let negative = b == b'-';
+    if negative || b == b'+' {
+        i += 1;
+        if i == bytes.len() {
+            return None;
+        }
+    }
+    let (mut significand, mut digits, mut point) = (0i64, 0i32, None);
+    while i < bytes.len() {
+        b = bytes[i];
+        i += 1;
+        if b.is_ascii_digit() {
+            significand = significand * 10 + i64::from(b - b'0');
+            digits += 1;
+        } else if b == b'.' {
+            if point.is_some() {
+                return None;
+            }
+            point = Some(digits);
+        } else {
+            // Consumed without a look: Flink's quirk.
+            break;
+        }
+    }
+    let point = point.unwrap_or(digits);
+    if negative {
+        significand = -significand;
+    }
+    let mut exponent = 0i32;
+    if (b == b'e' || b == b'E') && i < bytes.len() {
+        b = bytes[i];
+        let exponent_negative = b == b'-';
+        if exponent_negative || b == b'+' {
+            i += 1;
+            if i == bytes.len() {
+                return None;
+            }
+        }
+        while i < bytes.len() {
+            b = bytes[i];
+            i += 1;
+            if b.is_ascii_digit() {
+                if exponent < 40 {
+                    exponent = exponent * 10 + i32::from(b - b'0');
+                }
+            } else {
+                break;
+            }
+        }
+        if exponent_negative {
+            exponent = -exponent;
+        }
+    }
+    exponent -= digits - point;
+    if !bytes[i..].iter().all(|&c| blank(c)) {
+        return None;
+    }
+    let change = exponent + i32::from(t.scale);
+    if digits + change > i32::from(t.precision) {
+        return Some(None);
+    }
+    let unscaled = if change >= 0 {
+        significand * 10i64.pow(change as u32)
+    } else if -change > 18 {
+        0
+    } else {
+        // HALF_UP (away from zero on a tie).
+        let unit = 10i64.pow((-change) as u32);
+        let half = if negative { -unit / 2 } else { unit / 2 };
+        (significand + half) / unit
+    };
+    Some(Some(Decimal(i128::from(unscaled))))
 }
 
 /// Not trimmed: Flink fails `CAST('  TRUE ' AS BOOLEAN)`.
@@ -210,8 +307,15 @@ pub fn timestamp_to_date(ts: Timestamp) -> Date {
     super::temporal::flink_date(ts)
 }
 
-pub fn timestamp_to_time(ts: Timestamp) -> Time {
-    ts.time()
+/// CAST(ts AS TIME(p)) as Flink computes it: the milliseconds since the
+/// epoch modulo a day with Java's `%` (negative before 1970), cut toward zero
+/// to p digits. A negative time prints as the time of day it stands for
+/// (`1969-12-31 12:34:56.789` is `12:34:57` at TIME(0): the cut went toward
+/// the next day), and HOUR and friends give negative fields, as in Flink.
+pub fn timestamp_to_time(ts: Timestamp, precision: u8) -> Time {
+    let millis = ts.millis % crate::value::temporal::MILLIS_PER_DAY;
+    let unit = 10i64.pow(3u32.saturating_sub(u32::from(precision)));
+    Time((millis / unit * unit) as i32)
 }
 
 /// BYTES → STRING decodes UTF-8 (invalid sequences become U+FFFD).
@@ -233,6 +337,28 @@ mod tests {
             Ok(Some(Decimal(156)))
         );
         assert_eq!(str_to_decimal("12345.6", DecimalType::new(4, 1)), Ok(None));
+        // CAST(ts AS TIME(p)) before 1970 (Flink 2.3): Java's %, cut toward zero.
+        let ts = |s: &str| Timestamp::parse_lenient(s.as_bytes()).unwrap();
+        let time = |s: &str, p: u8| {
+            let mut out = Vec::new();
+            timestamp_to_time(ts(s), p).write_with_precision(&mut out, p);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(time("1969-12-31 23:59:59.999", 0), "00:00:00");
+        assert_eq!(time("1969-12-31 23:59:59.999", 3), "23:59:59.999");
+        assert_eq!(time("1969-12-31 12:34:56.789", 0), "12:34:57");
+        assert_eq!(time("1969-12-31 00:00:00.001", 0), "00:00:01");
+        assert_eq!(time("2024-01-05 08:01:29.363", 0), "08:01:29");
+        // Flink's short-decimal scanner (observed in the function probe: 'x' is 0.00).
+        let t52 = DecimalType::new(5, 2);
+        assert_eq!(str_to_decimal("x", t52), Ok(Some(Decimal(0))));
+        assert_eq!(str_to_decimal("12x", t52), Ok(Some(Decimal(1200))));
+        assert_eq!(str_to_decimal(" -1.555 ", t52), Ok(Some(Decimal(-156))));
+        assert_eq!(str_to_decimal("1e2", t52), Ok(Some(Decimal(10000))));
+        assert!(str_to_decimal("abc", t52).is_err());
+        assert!(str_to_decimal("", t52).is_err());
+        assert!(str_to_decimal("😀", t52).is_err());
+        assert!(str_to_decimal("1.2.3", t52).is_err());
         assert_eq!(str_to_bool("TRUE"), Ok(true));
         // From docs/flink-observed/runtime-probe-results.md and fixtures/expressions.
         assert!(str_to_bool("  TRUE ").is_err());

@@ -115,14 +115,35 @@ pub fn round_f64(v: f64, n: i32) -> f64 {
     decimal_places(v, n, true)
 }
 
-/// TRUNCATE(double, n): Flink's `SqlFunctionUtils.struncate`, the same as
-/// [`round_f64`] with `RoundingMode.DOWN` (`TRUNCATE(1.15, 2)` = 1.15, never 1.14).
-pub fn truncate_f64(v: f64, n: i32) -> f64 {
-    decimal_places(v, n, false)
+/// TRUNCATE(double, n) as Flink 2.3 runs it: the double becomes a
+/// DECIMAL(38, 18) first (`BigDecimal.valueOf`, HALF_UP at 18 places), which
+/// is cut to n places (toward zero) and read back as a double. So
+/// `TRUNCATE(1.15, 2)` = 1.15 (never 1.14) and `TRUNCATE(1.5E-18, 18)` =
+/// 2.0E-18. A value the DECIMAL cannot hold (|v| of 10^20 or more, NaN,
+/// infinities) fails: Flink's generated code then dereferences a null
+/// DECIMAL (a NullPointerException), or `BigDecimal.valueOf` rejects NaN.
+pub fn truncate_f64(v: f64, n: i32) -> Result<f64, String> {
+    let t = DecimalType::new(38, 18);
+    let d = t.from_f64(v).ok_or_else(|| {
+        let mut text = Vec::new();
+        crate::text::number::write_f64(&mut text, v);
+        format!(
+            "TRUNCATE({}, {n}): Flink truncates a DOUBLE or FLOAT through DECIMAL(38, 18), \
+             which cannot hold this value (Flink fails with a NullPointerException)",
+            String::from_utf8_lossy(&text)
+        )
+    })?;
+    let cut = if n >= 18 {
+        d.0
+    } else {
+        let unit = pow10((18 - n).min(38) as u32);
+        (d.0 / unit) * unit
+    };
+    Ok(t.to_f64(Decimal(cut)))
 }
 
-/// Keeps `n` decimal places (negative: rounds to tens, hundreds, ...) of the
-/// shortest decimal text of `v`, HALF_UP or toward zero, then reads the result
+/// Keeps `n` decimal places (negative: rounds to tens, hundreds, ...) of
+/// Java's decimal text of `v`, HALF_UP or toward zero, then reads the result
 /// back as a double. NaN and infinities stay (Java's `BigDecimal.valueOf` would
 /// throw; Flink's generated code never reaches it with them in our probes), and
 /// the result is never -0.0: a `BigDecimal` has no negative zero.
@@ -133,8 +154,10 @@ fn decimal_places(v: f64, n: i32, half_up: bool) -> f64 {
     if v == 0.0 {
         return 0.0;
     }
-    let mut buf = ryu::Buffer::new();
-    let text = buf.format_finite(v.abs());
+    // BigDecimal.valueOf: Java's Double.toString digits.
+    let mut buf = Vec::with_capacity(32);
+    crate::text::number::write_f64(&mut buf, v.abs());
+    let text = std::str::from_utf8(&buf).unwrap_or("0");
     // text = mantissa [e exponent]; value = 0.<digits> * 10^point.
     let (mantissa, exponent) = match text.split_once(['e', 'E']) {
         Some((m, e)) => (m, e.parse::<i32>().unwrap_or(0)),
@@ -272,14 +295,24 @@ mod tests {
         assert_eq!(round_f64(5.0, -1), 10.0);
         assert_eq!(round_f64(1.5e10, -12), 0.0);
         assert_eq!(round_f64(1e308, 2), 1e308);
-        assert_eq!(truncate_f64(1.15, 2), 1.15);
-        assert_eq!(truncate_f64(4.35, 2), 4.35);
-        assert_eq!(truncate_f64(-1.15, 1), -1.1);
-        assert_eq!(truncate_f64(0.30000000000000004, 2), 0.3);
-        assert_eq!(truncate_f64(123456789.125, 2), 123456789.12);
-        assert_eq!(truncate_f64(1234.5678, -2), 1200.0);
+        assert_eq!(truncate_f64(1.15, 2).unwrap(), 1.15);
+        assert_eq!(truncate_f64(4.35, 2).unwrap(), 4.35);
+        assert_eq!(truncate_f64(-1.15, 1).unwrap(), -1.1);
+        assert_eq!(truncate_f64(0.30000000000000004, 2).unwrap(), 0.3);
+        assert_eq!(truncate_f64(123456789.125, 2).unwrap(), 123456789.12);
+        assert_eq!(truncate_f64(1234.5678, -2).unwrap(), 1200.0);
         assert!(round_f64(-0.4, 0).is_sign_positive());
-        assert!(truncate_f64(-0.0, 1).is_sign_positive());
+        assert!(truncate_f64(-0.0, 1).unwrap().is_sign_positive());
+        // Through DECIMAL(38, 18), as Flink 2.3 computes (observed with its runner).
+        assert_eq!(truncate_f64(1.5e-18, 18).unwrap(), 2.0e-18);
+        assert_eq!(
+            truncate_f64(1.2345678901234567e-5, 20).unwrap(),
+            1.2345678901235e-5
+        );
+        assert_eq!(truncate_f64(9.9e19, 2).unwrap(), 9.9e19);
+        assert!(truncate_f64(1.0e20, 2).is_err());
+        assert!(truncate_f64(-1.0e20, 0).is_err());
+        assert!(truncate_f64(f64::NAN, 0).is_err());
         assert_eq!(int_div(-7i32, 2), Some(-3));
         assert_eq!(int_mod(-7i32, 3), Some(-1));
         assert_eq!(int_div(1i32, 0), None);
@@ -290,7 +323,7 @@ mod tests {
         assert_eq!(round_i64(-125, -1), -130);
         assert_eq!(round_i64(7, 2), 7);
         assert_eq!(truncate_i64(2147483647, -3), 2147483000);
-        assert!(truncate_f64(-0.5, 0).is_sign_positive());
+        assert!(truncate_f64(-0.5, 0).unwrap().is_sign_positive());
         assert_eq!(truncate_i64(-9000000000, -3), -9000000000);
     }
 }

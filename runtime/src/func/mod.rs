@@ -4,6 +4,7 @@
 
 pub mod cast;
 pub mod datetime_parse;
+pub mod hash;
 pub mod like;
 pub mod math;
 pub mod pattern_parse;

@@ -91,8 +91,16 @@ fn digits(b: &[u8], i: usize, max: usize) -> usize {
 fn lenient_date(y: i64, m: i64, d: i64) -> Option<i64> {
     let months = y.checked_mul(12)?.checked_add(m - 1)?;
     let (y, m) = (months.div_euclid(12), months.rem_euclid(12) + 1);
-    let y = i32::try_from(y).ok()?;
-    Some(days_from_civil(y, m as u32, 1) as i64 + d - 1)
+    let y32 = i32::try_from(y).ok()?;
+    // `GregorianCalendar`: years before 1582 are Julian, later ones
+    // Gregorian; in 1582 a day before the cutover (10-15) is read as Julian.
+    let gregorian = days_from_civil(y32, m as u32, 1) as i64 + d - 1;
+    let julian = || super::temporal::julian_days(y, m, 1) + d - 1;
+    Some(match y {
+        ..1582 => julian(),
+        1582 if gregorian < i64::from(super::temporal::GREGORIAN_CUTOVER) => julian(),
+        _ => gregorian,
+    })
 }
 
 fn timestamp(days: i64, nanos_of_day: i64) -> Option<Timestamp> {

@@ -119,38 +119,48 @@ pub fn position(needle: &str, s: &str) -> i32 {
 /// LPAD(s, len, pad): pads on the left, or truncates to `len`; NULL for a
 /// negative length or an empty pad that would be needed. Unlike SUBSTRING or
 /// CHAR_LENGTH, Flink counts UTF-16 units here (Java `String` lengths):
-/// `LPAD('😀', 8, 'x')` is six `x` and the emoji, and a cut may split a
-/// surrogate pair (Flink then fails writing the row; stmtc writes U+FFFD).
-pub fn lpad(s: &str, len: i32, pad: &str) -> Option<String> {
+/// `LPAD('😀', 8, 'x')` is six `x` and the emoji. A result that would end or
+/// start inside a surrogate pair is an error: Flink builds such a string but
+/// fails the job when it writes it ("Broken surrogate pair"), and a Rust
+/// string cannot hold half a character.
+pub fn lpad(s: &str, len: i32, pad: &str) -> Result<Option<String>, String> {
     pad_impl(s, len, pad, true)
 }
 
 /// RPAD(s, len, pad), in UTF-16 units as [`lpad`].
-pub fn rpad(s: &str, len: i32, pad: &str) -> Option<String> {
+pub fn rpad(s: &str, len: i32, pad: &str) -> Result<Option<String>, String> {
     pad_impl(s, len, pad, false)
 }
 
-fn pad_impl(s: &str, len: i32, pad: &str, left: bool) -> Option<String> {
+fn pad_impl(s: &str, len: i32, pad: &str, left: bool) -> Result<Option<String>, String> {
     if len < 0 {
-        return None;
+        return Ok(None);
     }
-    let len = len as usize;
+    let n = len as usize;
     let units: Vec<u16> = s.encode_utf16().collect();
-    if units.len() >= len {
-        return Some(String::from_utf16_lossy(&units[..len]));
-    }
-    let pad: Vec<u16> = pad.encode_utf16().collect();
-    if pad.is_empty() {
-        // Flink: `LPAD('abc', 5, '')` is NULL.
-        return None;
-    }
-    let fill = pad.iter().copied().cycle().take(len - units.len());
-    let out: Vec<u16> = if left {
-        fill.chain(units.iter().copied()).collect()
+    let out: Vec<u16> = if units.len() >= n {
+        units[..n].to_vec()
     } else {
-        units.iter().copied().chain(fill).collect()
+        let pad_units: Vec<u16> = pad.encode_utf16().collect();
+        if pad_units.is_empty() {
+            // Flink: `LPAD('abc', 5, '')` is NULL.
+            return Ok(None);
+        }
+        let fill = pad_units.iter().copied().cycle().take(n - units.len());
+        if left {
+            fill.chain(units.iter().copied()).collect()
+        } else {
+            units.iter().copied().chain(fill).collect()
+        }
     };
-    Some(String::from_utf16_lossy(&out))
+    String::from_utf16(&out).map(Some).map_err(|_| {
+        format!(
+            "{}('{s}', {len}, '{pad}'): the result would split a character in two (its UTF-16 \
+             surrogate pair): Flink counts UTF-16 units here and fails the job writing such \
+             a string (\"Broken surrogate pair\")",
+            if left { "LPAD" } else { "RPAD" }
+        )
+    })
 }
 
 /// INITCAP: Flink's (Calcite's) ASCII-only rule. A word starts after any
@@ -286,6 +296,16 @@ pub fn is_digit(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_digit())
 }
 
+/// IS_DECIMAL(s): Flink's `SqlFunctionUtils.isDecimal` of a string: not
+/// empty, and `Integer.parseInt`, `Long.parseLong` or `Double.parseDouble`
+/// accepts it (`' 1.5 '`, `'1e3'`, `'NaN'`, `'-Infinity'` and `'2d'` are
+/// decimals; `'1,5'` is not).
+pub fn is_decimal(s: &str) -> bool {
+    use crate::text::number;
+    !s.is_empty()
+        && (number::parse_i64(s.as_bytes()).is_some() || number::parse_f64(s.as_bytes()).is_some())
+}
+
 /// IS_ALPHA(s): non-empty and all letters.
 pub fn is_alpha(s: &str) -> bool {
     !s.is_empty() && s.chars().all(char::is_alphabetic)
@@ -316,25 +336,31 @@ mod tests {
         assert_eq!(char_length("héllo"), 5);
         assert_eq!(position("b", "abc"), 2);
         assert_eq!(position("z", "abc"), 0);
-        assert_eq!(lpad("ab", 5, "xy").as_deref(), Some("xyxab"));
-        assert_eq!(rpad("ab", 5, "xy").as_deref(), Some("abxyx"));
-        assert_eq!(lpad("abcdef", 3, "x").as_deref(), Some("abc"));
+        assert_eq!(lpad("ab", 5, "xy").unwrap().as_deref(), Some("xyxab"));
+        assert_eq!(rpad("ab", 5, "xy").unwrap().as_deref(), Some("abxyx"));
+        assert_eq!(lpad("abcdef", 3, "x").unwrap().as_deref(), Some("abc"));
         assert_eq!(reverse("abc"), "abc".chars().rev().collect::<String>());
         assert_eq!(trim_chars("xxaxx", "x", true, false), "axx");
         // From docs/flink-observed/runtime-probe-results.md.
         assert_eq!(replace("abc", "", "x"), "xaxbxcx");
         assert_eq!(replace("aaa", "aa", "b"), "ba");
-        assert_eq!(lpad("abc", 5, ""), None);
+        assert_eq!(lpad("abc", 5, ""), Ok(None));
         // From the function probe (Flink 2.3): LPAD/RPAD count UTF-16 units.
-        assert_eq!(lpad("😀", 8, "x").as_deref(), Some("xxxxxx😀"));
-        assert_eq!(rpad("a😀b", 8, "b").as_deref(), Some("a😀bbbbb"));
-        assert_eq!(lpad("😀", 5, "x😀y").as_deref(), Some("x😀😀"));
-        assert_eq!(lpad("a😀b", 3, "*").as_deref(), Some("a😀"));
+        assert_eq!(lpad("😀", 8, "x").unwrap().as_deref(), Some("xxxxxx😀"));
+        assert_eq!(rpad("a😀b", 8, "b").unwrap().as_deref(), Some("a😀bbbbb"));
+        assert_eq!(lpad("😀", 5, "x😀y").unwrap().as_deref(), Some("x😀😀"));
+        assert_eq!(lpad("a😀b", 3, "*").unwrap().as_deref(), Some("a😀"));
+        // Half a surrogate pair: Flink fails writing it, stmtc fails at once.
+        assert!(lpad("a😀b", 2, "*").is_err());
+        assert!(rpad("abc", 4, "😀").is_err());
+        assert!(lpad("x😀y😀z", 8, "😀").is_err());
         assert_eq!(
             initcap("straße ǅ éCOLE hELLO-wORLD"),
             "StraßE ǅ éCole Hello-World"
         );
         assert_eq!(ascii("é"), -61);
+        assert!(is_decimal("12.5") && is_decimal(" 1e3 ") && is_decimal("NaN") && is_decimal("+7"));
+        assert!(!is_decimal("") && !is_decimal("x") && !is_decimal("1,5") && !is_decimal("１２"));
         assert_eq!(cast_length("abc".into(), 5, true), "abc  ");
         assert_eq!(cast_length("abcdef".into(), 3, false), "abc");
         assert_eq!(cast_length("abcdef".into(), 3, true), "abc");

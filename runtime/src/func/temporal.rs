@@ -88,15 +88,21 @@ pub fn floor(ts: Timestamp, unit: Unit) -> Timestamp {
         Unit::Year | Unit::Quarter | Unit::Month | Unit::Week => flink_date(ts),
         _ => ts.date(),
     };
-    let (y, m, _) = d.ymd();
+    // Calcite's `julianDateFloor` reads days before 1582-10-15 in the Julian
+    // calendar but maps the result back with the Gregorian formula, so those
+    // floors land up to a few days off the proleptic answer (FLOOR of
+    // 0001-01-01, a Monday, TO WEEK is 0001-01-02): stmtc does the same.
+    let (y, m, day) = calcite_floor_ymd(d);
     let day_start = |date: Date| Timestamp::from_millis(date.0 as i64 * MILLIS_PER_DAY);
     let trunc = |unit_ms: i64| Timestamp::from_millis(ts.millis.div_euclid(unit_ms) * unit_ms);
     match unit {
-        Unit::Year => day_start(Date::from_ymd(y, 1, 1).unwrap_or(d)),
-        Unit::Quarter => day_start(Date::from_ymd(y, (m - 1) / 3 * 3 + 1, 1).unwrap_or(d)),
-        Unit::Month => day_start(Date::from_ymd(y, m, 1).unwrap_or(d)),
+        Unit::Year => day_start(gregorian_formula(y, 1, 1)),
+        Unit::Quarter => day_start(gregorian_formula(y, (m - 1) / 3 * 3 + 1, 1)),
+        Unit::Month => day_start(gregorian_formula(y, m, 1)),
         // Weeks start on Sunday (Calcite's FLOOR TO WEEK).
-        Unit::Week => day_start(Date(d.0 - (d.0 + 4).rem_euclid(7))),
+        Unit::Week => day_start(Date(
+            gregorian_formula(y, m, day).0 - (d.0 + 4).rem_euclid(7),
+        )),
         Unit::Day | Unit::DayOfYear | Unit::DayOfWeek => day_start(d),
         Unit::Hour => trunc(3_600_000),
         Unit::Minute => trunc(60_000),
@@ -107,17 +113,89 @@ pub fn floor(ts: Timestamp, unit: Unit) -> Timestamp {
     }
 }
 
+/// Julian day number of 1970-01-01.
+const EPOCH_JULIAN: i64 = 2_440_588;
+
+/// Year, month and day of `d` as Calcite's `julianDateFloor` decomposes it
+/// (Meeus' algorithm): Gregorian from 1582-10-15 on, Julian before.
+fn calcite_floor_ymd(d: Date) -> (i32, u32, u32) {
+    let julian = d.0 as i64 + EPOCH_JULIAN;
+    if julian > 2_299_160 {
+        let (y, m, day) = d.ymd();
+        return (y, m, day);
+    }
+    julian_ymd(d)
+}
+
+/// The first day of the Gregorian calendar in Java's `GregorianCalendar`
+/// (and so `SimpleDateFormat`): 1582-10-15, after Julian 1582-10-04.
+pub(crate) const GREGORIAN_CUTOVER: i32 = -141_427;
+
+/// Year, month and day of `d` in the Julian calendar.
+pub(crate) fn julian_ymd(d: Date) -> (i32, u32, u32) {
+    let c = d.0 as i64 + EPOCH_JULIAN + 32_082;
+    let dd = (4 * c + 3) / 1461;
+    let e = c - 1461 * dd / 4;
+    let m = (5 * e + 2) / 153;
+    let day = e - (153 * m + 2) / 5 + 1;
+    let month = m + 3 - 12 * (m / 10);
+    let year = dd - 4800 + m / 10;
+    (year as i32, month as u32, day as u32)
+}
+
+/// The day of a Julian-calendar year, month and day.
+pub(crate) fn julian_days(year: i64, month: i64, day: i64) -> i64 {
+    let a = (14 - month) / 12;
+    let y = year + 4800 - a;
+    let m = month + 12 * a - 3;
+    day + (153 * m + 2) / 5 + 365 * y + y / 4 - 32_083 - EPOCH_JULIAN
+}
+
+/// Calcite's `ymdToUnixDate`: the Gregorian day-number formula applied to
+/// any year, month and day (a Julian 0100-02-29 too).
+fn gregorian_formula(year: i32, month: u32, day: u32) -> Date {
+    let (year, month, day) = (year as i64, month as i64, day as i64);
+    let a = (14 - month) / 12;
+    let y = year + 4800 - a;
+    let m = month + 12 * a - 3;
+    let julian = day + (153 * m + 2) / 5 + 365 * y + y / 4 - y / 100 + y / 400 - 32_045;
+    Date((julian - EPOCH_JULIAN) as i32)
+}
+
 /// CEIL(ts TO unit): the floor, plus one unit unless already on a boundary.
+/// YEAR, QUARTER, MONTH and WEEK are Calcite's `julianDateFloor(.., false)`
+/// of the day (toward zero, as in [`floor`]), which ignores the time of day:
+/// a timestamp within the first day of a unit ceils to that day's midnight
+/// (`CEIL(TIMESTAMP '2024-01-07 10:00:00' TO WEEK)`, a Sunday, is 2024-01-07).
 pub fn ceil(ts: Timestamp, unit: Unit) -> Timestamp {
+    if matches!(unit, Unit::Year | Unit::Quarter | Unit::Month | Unit::Week) {
+        let d = flink_date(ts);
+        let (y, m, day) = calcite_floor_ymd(d);
+        let date = match unit {
+            Unit::Year if m > 1 || day > 1 => gregorian_formula(y + 1, 1, 1),
+            Unit::Year => gregorian_formula(y, 1, 1),
+            // Calcite's test is the year's (`month > 1 || day > 1`), not
+            // the quarter's: CEIL of 2024-04-01 00:00:00 TO QUARTER is 2024-07-01.
+            Unit::Quarter => {
+                let q = (m - 1) / 3 + u32::from(m > 1 || day > 1);
+                gregorian_formula(y, q * 3 + 1, 1)
+            }
+            // Month 13 is January of the next year in the formula.
+            Unit::Month => gregorian_formula(y, if day > 1 { m + 1 } else { m }, 1),
+            _ => {
+                let dow = (d.0 + 4).rem_euclid(7);
+                let offset = if dow > 0 { dow - 7 } else { dow };
+                Date(gregorian_formula(y, m, day).0 - offset)
+            }
+        };
+        return Timestamp::from_millis(date.0 as i64 * MILLIS_PER_DAY);
+    }
     let f = floor(ts, unit);
     if f == ts {
         return f;
     }
     match unit {
-        Unit::Year => add_months(f, 12),
-        Unit::Quarter => add_months(f, 3),
-        Unit::Month => add_months(f, 1),
-        Unit::Week => add_millis(f, 7 * MILLIS_PER_DAY),
+        Unit::Year | Unit::Quarter | Unit::Month | Unit::Week => f,
         Unit::Day | Unit::DayOfYear | Unit::DayOfWeek => add_millis(f, MILLIS_PER_DAY),
         Unit::Hour => add_millis(f, 3_600_000),
         Unit::Minute => add_millis(f, 60_000),
@@ -318,9 +396,31 @@ impl DatePattern {
     /// DATE_FORMAT(ts, pattern), with `java.time.format.DateTimeFormatter`
     /// letter meanings (Flink 2.3: `u` is the year, `S..S` the second's fraction).
     pub fn format(&self, ts: Timestamp) -> String {
+        let d = ts.date();
+        let day_of_year = extract_date(Unit::DayOfYear, d);
+        self.format_fields(ts, d.ymd(), day_of_year)
+    }
+
+    /// As [`format`](Self::format), but as `SimpleDateFormat` counts days:
+    /// in the Julian calendar before 1582-10-15 (FROM_UNIXTIME).
+    pub fn format_hybrid(&self, ts: Timestamp) -> String {
+        let d = ts.date();
+        if d.0 >= GREGORIAN_CUTOVER {
+            return self.format(ts);
+        }
+        let (y, m, day) = julian_ymd(d);
+        let day_of_year = d.0 as i64 - julian_days(y as i64, 1, 1) + 1;
+        self.format_fields(ts, (y, m, day), day_of_year)
+    }
+
+    fn format_fields(
+        &self,
+        ts: Timestamp,
+        (y, m, day): (i32, u32, u32),
+        day_of_year: i64,
+    ) -> String {
         let mut out = String::new();
         let d = ts.date();
-        let (y, m, day) = d.ymd();
         let nod = ts.nano_of_day();
         let h = (nod / 3_600_000_000_000) as u32;
         let pad = |out: &mut String, v: i64, n: usize| {
@@ -371,7 +471,7 @@ impl DatePattern {
                             }
                         }
                         'a' => out.push_str(if h < 12 { "AM" } else { "PM" }),
-                        'D' => pad(&mut out, extract_date(Unit::DayOfYear, d), n),
+                        'D' => pad(&mut out, day_of_year, n),
                         'w' => pad(&mut out, week_of_year_us(d), n),
                         'G' => out.push_str("AD"),
                         'z' | 'Z' | 'X' => out.push_str(if *c == 'z' { "UTC" } else { "+0000" }),
@@ -513,6 +613,30 @@ pub fn to_timestamp(s: &str, pattern: Option<&DatePattern>) -> Option<Timestamp>
     }
 }
 
+/// UNIX_TIMESTAMP(s[, fmt]): seconds since the epoch of `s` read as
+/// [`date_format_input`] does (`yyyy-MM-dd HH:mm:ss` when no pattern is
+/// given; the session time zone is UTC), cut toward zero as Java's `/`;
+/// text that does not fit gives `Long.MIN_VALUE`, not NULL, as in Flink's
+/// `DateTimeUtils.unixTimestamp`.
+pub fn unix_timestamp(s: &str, pattern: Option<&DatePattern>) -> i64 {
+    let parsed = match pattern {
+        Some(p) => p.parse_lenient(s),
+        None => date_format_input(s),
+    };
+    parsed.map_or(i64::MIN, |ts| ts.millis / 1000)
+}
+
+/// FROM_UNIXTIME(seconds[, fmt]): the instant `seconds` (× 1000 in Java's
+/// wrapping `long` arithmetic) formatted with `fmt` (default
+/// `yyyy-MM-dd HH:mm:ss`) in the session time zone, UTC, as
+/// `SimpleDateFormat` does: days before 1582-10-15 in the Julian calendar.
+pub fn from_unixtime(seconds: i64, pattern: Option<&DatePattern>) -> String {
+    static DEFAULT: std::sync::LazyLock<DatePattern> =
+        std::sync::LazyLock::new(|| DatePattern::new("yyyy-MM-dd HH:mm:ss"));
+    let ts = Timestamp::from_millis(seconds.wrapping_mul(1000));
+    pattern.unwrap_or(&DEFAULT).format_hybrid(ts)
+}
+
 /// The text argument of DATE_FORMAT(string, fmt): Flink reads it with a
 /// lenient `SimpleDateFormat("yyyy-MM-dd HH:mm:ss")` (`'2024-01-05 24:00:00'`
 /// is the next midnight, trailing text is ignored, a date alone is NULL).
@@ -555,6 +679,77 @@ mod tests {
         assert_eq!(
             show(ceil(ts("2024-05-17 00:00:00"), Unit::Day)),
             "2024-05-17 00:00:00"
+        );
+        // Calcite's julianDateFloor, as Flink 2.3 gave it: Julian-calendar
+        // days before 1582-10-15, the time of day ignored by CEIL.
+        let week = |s: &str, up: bool| {
+            let t = ts(s);
+            show(if up {
+                ceil(t, Unit::Week)
+            } else {
+                floor(t, Unit::Week)
+            })
+        };
+        assert_eq!(week("0001-01-01 00:00:00", false), "0001-01-02 00:00:00");
+        assert_eq!(week("0001-01-01 00:00:00", true), "0001-01-09 00:00:00");
+        assert_eq!(week("1582-10-14 00:00:00", false), "1582-09-30 00:00:00");
+        assert_eq!(week("1582-10-15 00:00:00", true), "1582-10-17 00:00:00");
+        assert_eq!(week("1000-06-15 12:00:00", false), "1000-06-09 00:00:00");
+        assert_eq!(week("1000-06-15 12:00:00", true), "1000-06-16 00:00:00");
+        assert_eq!(week("1969-12-31 23:59:59.999", true), "1970-01-04 00:00:00");
+        assert_eq!(week("2024-01-07 10:00:00", true), "2024-01-07 00:00:00");
+        assert_eq!(week("2024-01-08 00:00:01", true), "2024-01-14 00:00:00");
+        // SimpleDateFormat's Julian calendar before 1582-10-15, as Flink 2.3
+        // gave UNIX_TIMESTAMP(s) and FROM_UNIXTIME of it.
+        for (text, seconds) in [
+            ("0001-01-01 00:00:00", -62135769600),
+            ("1000-06-15 12:00:00", -30595406400),
+            ("1582-10-04 00:00:00", -12219379200),
+            ("1582-10-14 00:00:00", -12218515200),
+            ("1582-10-15 00:00:00", -12219292800),
+            ("1969-12-31 12:34:56", -41104),
+        ] {
+            assert_eq!(unix_timestamp(text, None), seconds, "{text}");
+        }
+        assert_eq!(from_unixtime(-62135769600, None), "0001-01-01 00:00:00");
+        assert_eq!(from_unixtime(-12218515200, None), "1582-10-24 00:00:00");
+        assert_eq!(from_unixtime(-12219379200, None), "1582-10-04 00:00:00");
+        assert_eq!(from_unixtime(-30595406400, None), "1000-06-15 12:00:00");
+        assert_eq!(from_unixtime(-1, None), "1969-12-31 23:59:59");
+        let up = |s: &str, unit: Unit| show(ceil(ts(s), unit));
+        assert_eq!(
+            up("2024-01-01 10:00:00", Unit::Month),
+            "2024-01-01 00:00:00"
+        );
+        assert_eq!(
+            up("2024-12-15 00:00:00", Unit::Month),
+            "2025-01-01 00:00:00"
+        );
+        assert_eq!(
+            up("1000-03-03 00:00:00", Unit::Month),
+            "1000-03-01 00:00:00"
+        );
+        assert_eq!(
+            up("2024-01-01 10:00:00", Unit::Quarter),
+            "2024-01-01 00:00:00"
+        );
+        assert_eq!(
+            up("2024-04-01 00:00:00", Unit::Quarter),
+            "2024-07-01 00:00:00"
+        );
+        assert_eq!(
+            up("2024-12-15 00:00:00", Unit::Quarter),
+            "2025-01-01 00:00:00"
+        );
+        assert_eq!(
+            up("1000-03-03 00:00:00", Unit::Quarter),
+            "1000-04-01 00:00:00"
+        );
+        assert_eq!(up("2024-04-01 00:00:00", Unit::Year), "2025-01-01 00:00:00");
+        assert_eq!(up("2024-01-01 10:00:00", Unit::Year), "2024-01-01 00:00:00");
+        assert_eq!(
+            show(floor(ts("1000-03-03 00:00:00"), Unit::Month)),
+            "1000-02-01 00:00:00"
         );
         assert_eq!(
             show(add_months(ts("2024-01-31 10:00:00"), 1)),

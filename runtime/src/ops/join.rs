@@ -108,6 +108,30 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
         }
     }
 
+    /// Takes the table apart: every keyed row with its key (each key's rows in
+    /// insertion order), then the rows without a key (`insert_unmatchable`).
+    pub fn into_parts(self) -> (Vec<(K, B)>, Vec<B>)
+    where
+        K: Clone,
+    {
+        let JoinTable { rows, next, heads } = self;
+        let mut rows: Vec<Option<B>> = rows.into_iter().map(Some).collect();
+        let mut keyed = Vec::with_capacity(rows.len());
+        for (key, (first, _)) in heads {
+            let mut i = first;
+            loop {
+                if let Some(row) = rows[i as usize].take() {
+                    keyed.push((key.clone(), row));
+                }
+                i = next[i as usize];
+                if i == NONE {
+                    break;
+                }
+            }
+        }
+        (keyed, rows.into_iter().flatten().collect())
+    }
+
     /// Rows matching `key`, in insertion order, with their indices.
     #[inline]
     pub fn probe<'a, Q>(&'a self, key: &Q) -> Matches<'a, B>

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::memory::{MemoryPool, Reservation};
 use crate::error::{Error, Result};
 use crate::value::{Date, Decimal, Str, Time, Timestamp};
 
@@ -143,6 +144,19 @@ impl Spill for Str {
     }
 }
 
+impl<A: Spill, B: Spill> Spill for (A, B) {
+    fn write(&self, out: &mut Vec<u8>) {
+        self.0.write(out);
+        self.1.write(out);
+    }
+    fn read(input: &mut &[u8]) -> Result<Self> {
+        Ok((A::read(input)?, B::read(input)?))
+    }
+    fn heap_bytes(&self) -> usize {
+        self.0.heap_bytes() + self.1.heap_bytes()
+    }
+}
+
 impl<T: Spill> Spill for Option<T> {
     fn write(&self, out: &mut Vec<u8>) {
         match self {
@@ -164,7 +178,8 @@ impl<T: Spill> Spill for Option<T> {
     }
 }
 
-/// The budget for all spools of a job together, in bytes (`--memory-budget`).
+/// The default memory budget of a job, in bytes (`--memory-budget`): spools
+/// and join hash tables together.
 pub const DEFAULT_BUDGET: u64 = 1 << 30;
 
 /// The folder of this run's spill files, created on first use and removed
@@ -176,6 +191,8 @@ pub struct SpillDir {
     /// Bytes written to spill files, for the summary.
     pub written: AtomicU64,
     lock: Mutex<()>,
+    /// Bytes a partitioned join or aggregate buffers per partition file.
+    write_buffer: usize,
 }
 
 impl Default for SpillDir {
@@ -204,7 +221,19 @@ impl SpillDir {
             next: AtomicU64::new(0),
             written: AtomicU64::new(0),
             lock: Mutex::new(()),
+            write_buffer: 64 << 10,
         }
+    }
+
+    /// Partition files buffer a 256th of `budget` each (256 bytes to 64 KiB),
+    /// so the buffers of one partitioned operator stay a small share of it.
+    pub fn with_budget(mut self, budget: u64) -> SpillDir {
+        self.write_buffer = (budget / 256).clamp(256, 64 << 10) as usize;
+        self
+    }
+
+    pub(crate) fn write_buffer(&self) -> usize {
+        self.write_buffer
     }
 
     fn dir(&self) -> Result<&Path> {
@@ -226,7 +255,7 @@ impl SpillDir {
     }
 
     /// Writes `bytes` to a new spill file and returns its path.
-    fn write_file(&self, bytes: &[u8]) -> Result<PathBuf> {
+    pub(crate) fn write_file(&self, bytes: &[u8]) -> Result<PathBuf> {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         let path = self.dir()?.join(format!("{n}.spill"));
         let file = std::fs::File::create(&path).map_err(|e| Error::io(&path, e))?;
@@ -237,6 +266,20 @@ impl SpillDir {
         self.written
             .fetch_add(bytes.len() as u64, Ordering::Relaxed);
         Ok(path)
+    }
+}
+
+impl SpillDir {
+    /// Appends `bytes` to the spill file `path` (made by [`SpillDir::write_file`]).
+    pub(crate) fn append_file(&self, path: &Path, bytes: &[u8]) -> Result<()> {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        file.write_all(bytes).map_err(|e| Error::io(path, e))?;
+        self.written
+            .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        Ok(())
     }
 }
 
@@ -268,21 +311,20 @@ fn remove_stale(base: &Path) {
     }
 }
 
-/// Rows that wait: in memory up to `budget` bytes, then in spill files.
+/// Rows that wait: in memory while the job's memory pool gives room, then in
+/// spill files.
 pub struct Spool<R> {
     rows: Vec<R>,
-    bytes: u64,
-    budget: u64,
+    mem: Reservation,
     files: Vec<PathBuf>,
     dir: Arc<SpillDir>,
 }
 
 impl<R: Spill> Spool<R> {
-    pub fn new(budget: u64, dir: Arc<SpillDir>) -> Spool<R> {
+    pub fn new(pool: &Arc<MemoryPool>, dir: Arc<SpillDir>) -> Spool<R> {
         Spool {
             rows: Vec::new(),
-            bytes: 0,
-            budget: budget.max(1),
+            mem: Reservation::new(pool),
             files: Vec::new(),
             dir,
         }
@@ -293,9 +335,9 @@ impl<R: Spill> Spool<R> {
     }
 
     pub fn push(&mut self, row: R) -> Result<()> {
-        self.bytes += Self::size(&row);
+        let fits = self.mem.grow(Self::size(&row));
         self.rows.push(row);
-        if self.bytes > self.budget {
+        if !fits {
             self.spill()?;
         }
         Ok(())
@@ -307,20 +349,27 @@ impl<R: Spill> Spool<R> {
         for row in self.rows.drain(..) {
             row.write(&mut buf);
         }
-        self.bytes = 0;
+        self.mem.reset();
         self.files.push(self.dir.write_file(&buf)?);
         Ok(())
     }
 
     /// Takes in another thread's spool (its files and its rows).
-    pub fn absorb(&mut self, other: Spool<R>) -> Result<()> {
-        self.files.extend(other.files);
-        self.bytes += other.bytes;
-        self.rows.extend(other.rows);
-        if self.bytes > self.budget {
-            self.spill()?;
-        }
+    pub fn absorb(&mut self, mut other: Spool<R>) -> Result<()> {
+        self.files.append(&mut other.files);
+        self.mem.absorb(std::mem::take(&mut other.mem));
+        self.rows.append(&mut other.rows);
         Ok(())
+    }
+
+    /// An empty spool of the same pool and folder (what a replay leaves behind).
+    pub fn emptied(&self) -> Spool<R> {
+        Spool {
+            rows: Vec::new(),
+            mem: self.mem.sibling(),
+            files: Vec::new(),
+            dir: Arc::clone(&self.dir),
+        }
     }
 
     /// Every row, spilled ones first, each spill file read whole (a file
@@ -398,8 +447,9 @@ mod tests {
         let base = std::env::temp_dir().join(format!("stmtc-spool-test-{}", std::process::id()));
         std::fs::create_dir_all(&base).unwrap();
         let dir = Arc::new(SpillDir::at(base.clone()));
-        let mut a: Spool<Row> = Spool::new(512, Arc::clone(&dir));
-        let mut b: Spool<Row> = Spool::new(512, Arc::clone(&dir));
+        let pool = MemoryPool::new(512);
+        let mut a: Spool<Row> = Spool::new(&pool, Arc::clone(&dir));
+        let mut b: Spool<Row> = Spool::new(&pool, Arc::clone(&dir));
         for i in 0..1000 {
             if i % 2 == 0 {
                 a.push(row(i))

@@ -1,4 +1,5 @@
 //! Text encodings shared by sources and sinks: Java-compatible numbers, base64.
 
 pub mod base64;
+mod java_float;
 pub mod number;

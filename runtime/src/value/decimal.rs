@@ -101,22 +101,24 @@ impl DecimalType {
     }
 
     /// From a DOUBLE the way Flink casts (`BigDecimal.valueOf(d)`, i.e. through
-    /// Java's shortest decimal representation), HALF_UP; NULL for NaN/infinite or overflow.
+    /// Java's `Double.toString`), HALF_UP; NULL for NaN/infinite or overflow.
     pub fn from_f64(self, v: f64) -> Option<Decimal> {
         if !v.is_finite() {
             return None;
         }
-        let mut buf = ryu::Buffer::new();
-        self.parse(buf.format_finite(v).as_bytes()).ok().flatten()
+        let mut text = Vec::with_capacity(32);
+        crate::text::number::write_f64(&mut text, v);
+        self.parse(&text).ok().flatten()
     }
 
-    /// From a FLOAT (through its shortest decimal text, as Flink's `BigDecimal(Float.toString)`).
+    /// From a FLOAT (through Java's `Float.toString`, as Flink's `BigDecimal(Float.toString)`).
     pub fn from_f32(self, v: f32) -> Option<Decimal> {
         if !v.is_finite() {
             return None;
         }
-        let mut buf = ryu::Buffer::new();
-        self.parse(buf.format_finite(v).as_bytes()).ok().flatten()
+        let mut text = Vec::with_capacity(32);
+        crate::text::number::write_f32(&mut text, v);
+        self.parse(&text).ok().flatten()
     }
 
     /// To DOUBLE, correctly rounded (as `BigDecimal.doubleValue()`).

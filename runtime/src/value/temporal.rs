@@ -186,16 +186,23 @@ impl Time {
         rest.is_empty().then_some(Time((nanos / 1_000_000) as i32))
     }
 
+    /// The time of day this value stands for, in nanoseconds: a negative
+    /// value (CAST of a timestamp before 1970, as Flink computes it) counts
+    /// back from midnight.
+    fn nano_of_day(self) -> i64 {
+        (self.0 as i64).rem_euclid(MILLIS_PER_DAY) * 1_000_000
+    }
+
     /// `HH:mm:ss` plus the fraction without trailing zeros (Flink's SQL format).
     pub fn write_sql(self, out: &mut Vec<u8>) {
-        write_time_of_day(out, self.0 as i64 * 1_000_000, true, FractionStyle::Trimmed);
+        write_time_of_day(out, self.nano_of_day(), true, FractionStyle::Trimmed);
     }
 
     /// `HH:mm:ss` with exactly `precision` fraction digits (CAST(t AS STRING)).
     pub fn write_with_precision(self, out: &mut Vec<u8>, precision: u8) {
         write_time_of_day(
             out,
-            self.0 as i64 * 1_000_000,
+            self.nano_of_day(),
             true,
             FractionStyle::Fixed(precision),
         );
@@ -203,7 +210,7 @@ impl Time {
 
     /// `java.time.LocalTime.toString()` (print sink): seconds omitted when zero.
     pub fn write_java(self, out: &mut Vec<u8>) {
-        write_time_of_day(out, self.0 as i64 * 1_000_000, false, FractionStyle::Java);
+        write_time_of_day(out, self.nano_of_day(), false, FractionStyle::Java);
     }
 }
 

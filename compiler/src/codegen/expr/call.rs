@@ -230,7 +230,8 @@ impl Gen<'_> {
                 };
                 self.strict_call(args, |v| {
                     let (s, n, pad) = (&v[0], to_i32(&v[1], kinds[0]), &v[2]);
-                    quote!(#string::#name(&#s, #n, &#pad))
+                    // Fails where the result would split a surrogate pair.
+                    quote!(#string::#name(&#s, #n, &#pad).map_err(rt::Error::new)?)
                 })
             }
             F::SplitIndex => {
@@ -257,12 +258,20 @@ impl Gen<'_> {
                 args,
                 |v| quote!(Some(#string::from_base64(&#(#v)*).map_err(rt::Error::new)?)),
             ),
-            F::IsDigit | F::IsAlpha => {
-                // NOT NULL: a NULL argument is FALSE.
-                let name = if f == F::IsDigit {
-                    quote!(is_digit)
+            F::Md5 | F::Sha256 => {
+                let name = if f == F::Md5 {
+                    quote!(md5)
                 } else {
-                    quote!(is_alpha)
+                    quote!(sha256)
+                };
+                self.strict_call(args, |v| quote!(Some(rt::func::hash::#name(&#(#v)*))))
+            }
+            F::IsDigit | F::IsAlpha | F::IsDecimal => {
+                // NOT NULL: a NULL argument is FALSE.
+                let name = match f {
+                    F::IsDigit => quote!(is_digit),
+                    F::IsAlpha => quote!(is_alpha),
+                    _ => quote!(is_decimal),
                 };
                 let a = self.expr(&args[0])?;
                 Ok(quote!(Some(#a.is_some_and(|s| #string::#name(&s)))))
@@ -397,6 +406,41 @@ impl Gen<'_> {
                     _ => Err(what()),
                 }
             }
+            // UNIX_TIMESTAMP() reads the clock: not generated yet.
+            F::UnixTimestamp => match args {
+                [_] => self.strict_call(
+                    args,
+                    |v| quote!(Some(#temporal::unix_timestamp(&#(#v)*, None))),
+                ),
+                [s, p] => self.with_pattern(
+                    s,
+                    p,
+                    |p| quote!(Some(#temporal::unix_timestamp(&v, Some(&#p)))),
+                ),
+                _ => Err(what()),
+            },
+            F::FromUnixtime => {
+                if !args[0].ty.kind.is_integer() {
+                    return Err(what());
+                }
+                match args {
+                    [_] => self.strict_call(
+                        args,
+                        |v| quote!(Some(#temporal::from_unixtime(#(#v)* as i64, None))),
+                    ),
+                    // Flink formats with `SimpleDateFormat`, the runtime with
+                    // DATE_FORMAT's `DateTimeFormatter` letters: only a literal
+                    // pattern whose letters mean the same in both.
+                    [n, p] if super::literal_string(p).is_some_and(simple_date_format_agrees) => {
+                        self.with_pattern(
+                            n,
+                            p,
+                            |p| quote!(Some(#temporal::from_unixtime(v as i64, Some(&#p)))),
+                        )
+                    }
+                    _ => Err(what()),
+                }
+            }
             F::ToTimestampLtz => {
                 // Epoch seconds (precision 0) or milliseconds (3, the default).
                 let scale = match args.get(1).map(|a| &a.kind) {
@@ -446,16 +490,11 @@ impl Gen<'_> {
                 self.extract(unit, value, &args[0].ty)
             }
             F::RegexpReplace | F::RegexpExtract | F::Regexp => self.regex_call(f, args),
-            // No hashes, randomness or UUIDs in the runtime yet; the rest
-            // read the session time zone.
-            F::Md5
-            | F::Sha256
-            | F::Uuid
-            | F::IsDecimal
+            // No randomness or UUIDs in the runtime yet; the rest read the
+            // session time zone or the clock.
+            F::Uuid
             | F::Rand
             | F::RandInteger
-            | F::UnixTimestamp
-            | F::FromUnixtime
             | F::ConvertTz
             | F::CurrentDate
             | F::CurrentTime
@@ -532,17 +571,15 @@ impl Gen<'_> {
                     quote!(Some(#math::#name(#x as i64, #n) as #t))
                 })
             }
-            TypeKind::Double | TypeKind::Float => {
-                let name = if round {
-                    quote!(round_f64)
+            TypeKind::Double | TypeKind::Float => self.strict_call(args, |v| {
+                let (x, n) = (&v[0], digits(v));
+                if round {
+                    quote!(Some(#math::round_f64(#x as f64, #n) as #t))
                 } else {
-                    quote!(truncate_f64)
-                };
-                self.strict_call(args, |v| {
-                    let (x, n) = (&v[0], digits(v));
-                    quote!(Some(#math::#name(#x as f64, #n) as #t))
-                })
-            }
+                    // Fails where Flink's detour through DECIMAL(38, 18) does.
+                    quote!(Some(#math::truncate_f64(#x as f64, #n).map_err(rt::Error::new)? as #t))
+                }
+            }),
             TypeKind::Decimal { .. } => {
                 let (from, to) = (decimal_type(&args[0].ty)?, decimal_type(ty)?);
                 let name = if round {
@@ -598,6 +635,37 @@ impl Gen<'_> {
             _ => None,
         })))
     }
+}
+
+/// Whether `SimpleDateFormat` (FROM_UNIXTIME) and `DateTimeFormatter`
+/// (DATE_FORMAT, whose formatter the runtime has) print every letter of a
+/// pattern alike for a whole second: `yyyy-MM-dd HH:mm:ss`, `EEE, d MMM yyyy
+/// h:mm a`, ... Letters such as `u` (a year in one, a weekday in the other),
+/// `w`, `z` or five-letter names differ, so those patterns are refused.
+fn simple_date_format_agrees(pattern: &str) -> bool {
+    let pieces = {
+        let mut out = Vec::new();
+        let mut quoted = false;
+        let mut chars = pattern.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '\'' {
+                quoted = !quoted;
+            } else if !quoted && c.is_ascii_alphabetic() {
+                let mut n = 1;
+                while chars.peek() == Some(&c) {
+                    chars.next();
+                    n += 1;
+                }
+                out.push((c, n));
+            }
+        }
+        out
+    };
+    pieces.iter().all(|&(c, n)| match c {
+        'M' | 'E' => n <= 4,
+        'y' | 'd' | 'H' | 'h' | 'k' | 'K' | 'm' | 's' | 'S' | 'a' | 'D' => true,
+        _ => false,
+    })
 }
 
 fn int_kinds(args: &[Expr]) -> Vec<TypeKind> {

@@ -255,7 +255,7 @@ fn conversion(v: &Ident, from: TypeKind, to: TypeKind) -> Option<Conversion> {
         (K::Date, t) if t.is_string() => Total(quote!(#cast::date_to_string(#v))),
         (K::Time(p), t) if t.is_string() => Total(quote!(#cast::time_to_string(#v, #p))),
         (K::Timestamp(_), K::Date) => Total(quote!(#cast::timestamp_to_date(#v))),
-        (K::Timestamp(_), K::Time(_)) => Total(quote!(#cast::timestamp_to_time(#v))),
+        (K::Timestamp(_), K::Time(p)) => Total(quote!(#cast::timestamp_to_time(#v, #p))),
         (K::Timestamp(p), t) if t.is_string() => Total(quote!(#cast::timestamp_to_string(#v, #p))),
         // Everything involving TIMESTAMP_LTZ and a zone-less type depends on
         // the session time zone; intervals have no text form here yet.

@@ -7,7 +7,8 @@ table expected/<sink>.csv.
 Unlike run_job.py, each expression runs in its own small job within one JVM, so an
 expression that fails the job on some row does not lose the others: the failing
 rows are found (one job per row) and their cell holds `<flink fails: message>`,
-which stmtc never prints, so KNOWN_DIFFERENCES.tsv lists each of them.
+which the test counts as a match only where stmtc's generated code fails on
+that value too (it writes `<stmtc fails: message>`).
 """
 import csv
 import os

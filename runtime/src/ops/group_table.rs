@@ -1,0 +1,314 @@
+//! Hash aggregation bounded by the memory budget.
+//!
+//! A [`GroupTable`] keeps one accumulator per group in memory while the
+//! job's [`MemoryPool`] gives room for new groups. Beyond that, a row whose
+//! group is already in memory still updates it in place, and a row of a new
+//! group is written to one of [`PARTITIONS`] spill files by a hash of its
+//! key. When every row is in, [`GroupTable::finish`] takes the partitions
+//! one at a time: the in-memory groups of that partition plus its spilled
+//! rows, aggregated, then output and freed before the next partition. A
+//! partition whose new groups still do not fit spills again with another
+//! hash (up to [`MAX_LEVEL`] times; then it is aggregated in memory anyway).
+//! Without spilling, `finish` outputs the groups as an in-memory table does.
+//!
+//! Rows, not accumulators, are spilled: every accumulator (DISTINCT sets,
+//! LISTAGG, MIN/MAX of strings) works unchanged. A group's size counts its
+//! key, its accumulator and the heap bytes of the row that created it; the
+//! growth of DISTINCT sets and string accumulators is not counted.
+
+use std::collections::hash_map::Entry;
+use std::hash::Hash;
+use std::sync::Arc;
+
+use super::grace::{partition, PartFile, Partitions, MAX_LEVEL, PARTITIONS};
+use super::memory::{MemoryPool, Reservation};
+use super::spool::{Spill, SpillDir};
+use crate::error::{Error, Result};
+use crate::util::{fast_map, FastMap};
+
+/// Group key → accumulator, with the rows of groups that did not fit.
+pub struct GroupTable<K, A, R> {
+    map: FastMap<K, A>,
+    mem: Reservation,
+    dir: Option<Arc<SpillDir>>,
+    spilled: Option<Partitions<R>>,
+}
+
+impl<K, A, R> Default for GroupTable<K, A, R> {
+    fn default() -> Self {
+        GroupTable {
+            map: fast_map(),
+            mem: Reservation::default(),
+            dir: None,
+            spilled: None,
+        }
+    }
+}
+
+/// Estimated bytes of one group: key, accumulator, map overhead, and the
+/// long strings of the row that created it (its key's strings come from it).
+fn group_size<K, A, R: Spill>(row: &R) -> u64 {
+    (std::mem::size_of::<K>() + std::mem::size_of::<A>() + 16 + row.heap_bytes()) as u64
+}
+
+impl<K: Hash + Eq, A, R: Spill> GroupTable<K, A, R> {
+    pub fn new(pool: &Arc<MemoryPool>, dir: &Arc<SpillDir>) -> Self {
+        GroupTable {
+            mem: Reservation::new(pool),
+            dir: Some(Arc::clone(dir)),
+            ..Default::default()
+        }
+    }
+
+    /// The accumulator of `key`'s group for input `row`, created by `init`
+    /// when the budget has room; `None` when the row was spilled instead.
+    #[inline]
+    pub fn group(&mut self, key: K, row: &R, init: impl FnOnce() -> A) -> Result<Option<&mut A>> {
+        match self.map.entry(key) {
+            Entry::Occupied(e) => Ok(Some(e.into_mut())),
+            Entry::Vacant(v) => {
+                if self.mem.grow(group_size::<K, A, R>(row)) {
+                    return Ok(Some(v.insert(init())));
+                }
+                let dir = self
+                    .dir
+                    .as_deref()
+                    .ok_or_else(|| Error::new("internal: an aggregate without a spill folder"))?;
+                let p = partition(v.key(), 0);
+                self.spilled.get_or_insert_with(Partitions::new).parts[p].push(dir, row)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// The accumulator of an owned key, always in memory (a global
+    /// aggregate's single group).
+    pub fn group_owned(&mut self, key: K, init: impl FnOnce() -> A) -> &mut A {
+        self.map.entry(key).or_insert_with(init)
+    }
+
+    /// No group in memory and no row spilled.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty() && self.spilled.is_none()
+    }
+
+    /// Folds another thread's partial table into this one.
+    pub fn merge(&mut self, mut other: Self, mut merge_acc: impl FnMut(&mut A, A)) -> Result<()> {
+        if self.dir.is_none() {
+            self.dir = other.dir.clone();
+        }
+        self.mem.absorb(std::mem::take(&mut other.mem));
+        let theirs = std::mem::replace(&mut other.map, fast_map());
+        if self.map.is_empty() {
+            self.map = theirs;
+        } else {
+            // Same hasher in every map: make room before inserting in bucket order.
+            self.map.reserve(theirs.len());
+            for (k, a) in theirs {
+                match self.map.get_mut(&k) {
+                    Some(mine) => merge_acc(mine, a),
+                    None => {
+                        self.map.insert(k, a);
+                    }
+                }
+            }
+        }
+        if let Some(parts) = other.spilled.take() {
+            match self.spilled.as_mut() {
+                None => self.spilled = Some(parts),
+                Some(mine) => {
+                    let dir = self.dir.as_deref().expect("spilled tables have a folder");
+                    mine.absorb(dir, parts)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every group, once: `key_of` gives a spilled row's key, `init` and
+    /// `update` aggregate it, `emit` gets each finished group.
+    pub fn finish<C>(
+        mut self,
+        cx: &mut C,
+        key_of: impl Fn(&R) -> K,
+        init: impl Fn() -> A,
+        update: impl Fn(&mut A, &R),
+        mut emit: impl FnMut(&mut C, K, A) -> Result<()>,
+    ) -> Result<()> {
+        let map = std::mem::replace(&mut self.map, fast_map());
+        let Some(parts) = self.spilled.take() else {
+            for (k, a) in map {
+                emit(cx, k, a)?;
+            }
+            return Ok(());
+        };
+        let dir = Arc::clone(self.dir.as_ref().expect("spilled tables have a folder"));
+        let mut finish = Finish {
+            dir: &dir,
+            key_of: &key_of,
+            init: &init,
+            update: &update,
+            emit: &mut emit,
+        };
+        finish.split(cx, 0, map, &mut self.mem, parts)
+    }
+}
+
+struct Finish<'a, KO, I, U, E> {
+    dir: &'a SpillDir,
+    key_of: &'a KO,
+    init: &'a I,
+    update: &'a U,
+    emit: &'a mut E,
+}
+
+impl<KO, I, U, E> Finish<'_, KO, I, U, E> {
+    /// The groups in memory at `level` split by the next level's partition,
+    /// each part finished with its spilled rows, then freed.
+    fn split<C, K, A, R>(
+        &mut self,
+        cx: &mut C,
+        level: u32,
+        map: FastMap<K, A>,
+        mem: &mut Reservation,
+        rows: Partitions<R>,
+    ) -> Result<()>
+    where
+        K: Hash + Eq,
+        R: Spill,
+        KO: Fn(&R) -> K,
+        I: Fn() -> A,
+        U: Fn(&mut A, &R),
+        E: FnMut(&mut C, K, A) -> Result<()>,
+    {
+        let total = map.len().max(1) as u64;
+        let bytes = mem.used();
+        let mut maps: Vec<FastMap<K, A>> = (0..PARTITIONS).map(|_| fast_map()).collect();
+        for (k, a) in map {
+            maps[partition(&k, level)].insert(k, a);
+        }
+        for (map, part) in maps.into_iter().zip(rows.parts) {
+            let share = bytes * map.len() as u64 / total;
+            let mut own = mem.sibling();
+            self.part(cx, level, map, &mut own, part)?;
+            drop(own);
+            mem.shrink(share);
+        }
+        Ok(())
+    }
+
+    /// One partition: its groups from memory plus its spilled rows.
+    fn part<C, K, A, R>(
+        &mut self,
+        cx: &mut C,
+        level: u32,
+        mut map: FastMap<K, A>,
+        mem: &mut Reservation,
+        rows: PartFile<R>,
+    ) -> Result<()>
+    where
+        K: Hash + Eq,
+        R: Spill,
+        KO: Fn(&R) -> K,
+        I: Fn() -> A,
+        U: Fn(&mut A, &R),
+        E: FnMut(&mut C, K, A) -> Result<()>,
+    {
+        let next = level + 1;
+        let mut spilled: Option<Partitions<R>> = None;
+        let dir = self.dir;
+        rows.drain(|row| {
+            let key = (self.key_of)(&row);
+            match map.entry(key) {
+                Entry::Occupied(mut e) => (self.update)(e.get_mut(), &row),
+                Entry::Vacant(v) => {
+                    if next > MAX_LEVEL || mem.grow(group_size::<K, A, R>(&row)) {
+                        (self.update)(v.insert((self.init)()), &row);
+                    } else {
+                        let p = partition(v.key(), next);
+                        spilled.get_or_insert_with(Partitions::new).parts[p].push(dir, &row)?;
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        match spilled {
+            Some(parts) => self.split(cx, next, map, mem, parts),
+            None => {
+                for (k, a) in map {
+                    (self.emit)(cx, k, a)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// SUM and COUNT per key `i % keys` over `rows` rows (key, value), on
+    /// two "threads" merged, finished into a sorted map.
+    fn aggregate(
+        pool: &Arc<MemoryPool>,
+        dir: &Arc<SpillDir>,
+        rows: i64,
+        keys: i64,
+    ) -> (BTreeMap<i64, (i64, i64)>, bool) {
+        let mut a: GroupTable<i64, (i64, i64), (i64, i64)> = GroupTable::new(pool, dir);
+        let mut b = GroupTable::new(pool, dir);
+        let update = |acc: &mut (i64, i64), row: &(i64, i64)| {
+            acc.0 += row.1;
+            acc.1 += 1;
+        };
+        for i in 0..rows {
+            let row = (i * 7919 % keys, i);
+            let t = if i % 3 == 0 { &mut a } else { &mut b };
+            if let Some(acc) = t.group(row.0, &row, || (0, 0)).unwrap() {
+                update(acc, &row);
+            }
+        }
+        a.merge(b, |x, y| {
+            x.0 += y.0;
+            x.1 += y.1;
+        })
+        .unwrap();
+        let spilled = a.spilled.is_some();
+        let mut out = BTreeMap::new();
+        a.finish(
+            &mut out,
+            |r| r.0,
+            || (0, 0),
+            update,
+            |out, k, acc| {
+                assert!(out.insert(k, acc).is_none(), "group {k} output twice");
+                Ok(())
+            },
+        )
+        .unwrap();
+        (out, spilled)
+    }
+
+    #[test]
+    fn a_spilled_aggregate_gives_every_group_once_with_all_its_rows() {
+        let base = std::env::temp_dir().join(format!("stmtc-groups-{}", std::process::id()));
+        std::fs::create_dir_all(&base).unwrap();
+        let dir = Arc::new(SpillDir::at(base.clone()).with_budget(1 << 10));
+        let (want, spilled) = aggregate(&MemoryPool::new(1 << 30), &dir, 20_000, 5_000);
+        assert!(!spilled);
+        assert_eq!(want.len(), 5_000);
+        for budget in [4 << 10, 64 << 10] {
+            let pool = MemoryPool::new(budget);
+            let (got, spilled) = aggregate(&pool, &dir, 20_000, 5_000);
+            assert!(spilled, "{budget} bytes hold fewer than 5000 groups");
+            assert_eq!(got, want);
+        }
+        assert!(dir.written.load(std::sync::atomic::Ordering::Relaxed) > 0);
+        drop(dir);
+        let left: Vec<_> = std::fs::read_dir(&base).unwrap().collect();
+        assert!(left.is_empty(), "spill folders left behind: {left:?}");
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+}

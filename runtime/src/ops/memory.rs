@@ -1,0 +1,209 @@
+//! The job's memory budget (`--memory-budget`, `SET 'stmtc.memory-budget'`):
+//! one pool that every join hash table and every spool reserves from as it
+//! grows. When the pool cannot give more, the operator that asked spills: a
+//! spool writes its rows to a file, a join build partitions to disk (see
+//! [`super::grace`]). Reservations are released when the operator's memory
+//! is: a spilled spool, a join table once its last probe has run.
+//!
+//! Sizes are estimates: a row's inline size plus the heap bytes of its long
+//! strings, plus the table's per-row overhead. Small fixed buffers (a
+//! spilled partition's write buffer, a reader's buffer) are not counted.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Bytes a reservation asks the pool for at a time (fewer atomic updates),
+/// at most a 64th of the budget so a tiny budget still spills early.
+const CHUNK: u64 = 1 << 20;
+
+/// The budget shared by all operators of one job run.
+#[derive(Debug)]
+pub struct MemoryPool {
+    limit: u64,
+    used: AtomicU64,
+    peak: AtomicU64,
+}
+
+impl MemoryPool {
+    pub fn new(limit: u64) -> Arc<MemoryPool> {
+        Arc::new(MemoryPool {
+            limit: limit.max(1),
+            used: AtomicU64::new(0),
+            peak: AtomicU64::new(0),
+        })
+    }
+
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// The most bytes reserved at once during the run.
+    pub fn peak(&self) -> u64 {
+        self.peak.load(Ordering::Relaxed)
+    }
+
+    fn try_reserve(&self, n: u64) -> bool {
+        let mut used = self.used.load(Ordering::Relaxed);
+        loop {
+            let next = used.saturating_add(n);
+            if next > self.limit {
+                return false;
+            }
+            match self
+                .used
+                .compare_exchange_weak(used, next, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => {
+                    self.peak.fetch_max(next, Ordering::Relaxed);
+                    return true;
+                }
+                Err(now) => used = now,
+            }
+        }
+    }
+
+    fn release(&self, n: u64) {
+        self.used.fetch_sub(n, Ordering::Relaxed);
+    }
+}
+
+/// The bytes one operator holds from the pool; given back when dropped or
+/// [`reset`](Reservation::reset). A reservation without a pool (the default)
+/// never refuses: it stands for state that is never filled.
+#[derive(Debug, Default)]
+pub struct Reservation {
+    pool: Option<Arc<MemoryPool>>,
+    /// Bytes taken from the pool.
+    held: u64,
+    /// Bytes the operator says it uses (at most `held` after a successful `grow`).
+    used: u64,
+}
+
+impl Reservation {
+    pub fn new(pool: &Arc<MemoryPool>) -> Reservation {
+        Reservation {
+            pool: Some(Arc::clone(pool)),
+            held: 0,
+            used: 0,
+        }
+    }
+
+    /// A new, empty reservation from the same pool.
+    pub fn sibling(&self) -> Reservation {
+        Reservation {
+            pool: self.pool.clone(),
+            held: 0,
+            used: 0,
+        }
+    }
+
+    /// Accounts for `n` more bytes. `false` when the pool cannot give them
+    /// (nothing is accounted then): the caller keeps the bytes out of memory
+    /// (spills).
+    #[inline]
+    pub fn grow(&mut self, n: u64) -> bool {
+        self.used += n;
+        if self.used <= self.held {
+            return true;
+        }
+        let Some(pool) = &self.pool else {
+            self.held = self.used;
+            return true;
+        };
+        let want = (self.used - self.held).max(CHUNK.min(pool.limit / 64).max(1));
+        if pool.try_reserve(want) {
+            self.held += want;
+            true
+        } else if pool.try_reserve(self.used - self.held) {
+            // Near the limit: take exactly what is needed.
+            self.held = self.used;
+            true
+        } else {
+            self.used -= n;
+            false
+        }
+    }
+
+    /// Gives every byte back (the operator's memory was spilled or dropped).
+    pub fn reset(&mut self) {
+        if let Some(pool) = &self.pool {
+            pool.release(self.held);
+        }
+        self.held = 0;
+        self.used = 0;
+    }
+
+    /// Gives back `n` of the bytes in use (part of the operator's memory was freed).
+    pub fn shrink(&mut self, n: u64) {
+        let n = n.min(self.used);
+        self.used -= n;
+        let spare = self.held.saturating_sub(self.used);
+        if let Some(pool) = &self.pool {
+            pool.release(spare);
+        }
+        self.held = self.used;
+    }
+
+    /// Takes over another reservation's bytes (two threads' states merged).
+    pub fn absorb(&mut self, mut other: Reservation) {
+        if self.pool.is_none() {
+            self.pool = other.pool.take();
+        } else if let Some(pool) = other.pool.take() {
+            debug_assert!(self.pool.as_ref().is_some_and(|p| Arc::ptr_eq(p, &pool)));
+        }
+        self.held += std::mem::take(&mut other.held);
+        self.used += std::mem::take(&mut other.used);
+    }
+
+    pub fn used(&self) -> u64 {
+        self.used
+    }
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.reset();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pool_refuses_beyond_its_limit_and_gets_bytes_back() {
+        let pool = MemoryPool::new(1000);
+        let mut a = Reservation::new(&pool);
+        let mut b = Reservation::new(&pool);
+        assert!(a.grow(600));
+        assert!(!b.grow(600), "1200 bytes do not fit in 1000");
+        b.reset();
+        assert!(b.grow(400));
+        assert!(!a.grow(1));
+        drop(a);
+        assert!(b.grow(500));
+        assert_eq!(pool.peak(), 1000);
+        b.reset();
+        assert_eq!(pool.used.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn absorb_keeps_the_bytes_reserved_once() {
+        let pool = MemoryPool::new(1 << 30);
+        let mut a = Reservation::new(&pool);
+        let mut b = Reservation::new(&pool);
+        assert!(a.grow(10) && b.grow(20));
+        let held = pool.used.load(Ordering::Relaxed);
+        a.absorb(b);
+        assert_eq!(pool.used.load(Ordering::Relaxed), held);
+        assert_eq!(a.used(), 30);
+        drop(a);
+        assert_eq!(pool.used.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn no_pool_never_refuses() {
+        let mut r = Reservation::default();
+        assert!(r.grow(u64::MAX / 2));
+    }
+}

@@ -1,0 +1,561 @@
+//! The digits JDK 17's `Double.toString` and `Float.toString` print.
+//!
+//! Flink runs on Java 17, whose `FloatingDecimal` is not a shortest-digits
+//! algorithm: a FLOAT integer above 2^25 keeps only the digits its precision
+//! vouches for, rounded (`1.5E10f` prints `1.50000005E10`, `123456792f`
+//! `1.23456792E8`), the digit loop stops on a symmetric half-ulp test
+//! (`Float.MIN_VALUE` prints `1.4E-45`), and E-notation always gets a second
+//! digit. Shortest-digits printers (ryu, Rust's `Display`) differ on such
+//! values, so this module reproduces the JDK's steps exactly: the same
+//! decimal-exponent estimate, the same int, long and big-integer digit loops
+//! with their stopping tests (the int and long ones with Java's wrapping
+//! arithmetic), and the same final rounding. The tests compare it with
+//! outputs of Java 17 itself (`testdata/java17_float_strings.txt`).
+
+/// Decimal digits of a positive finite value: `0.d1d2...dn × 10^exponent`.
+pub(crate) struct JavaDigits {
+    pub digits: [u8; 20],
+    pub len: usize,
+    pub exponent: i32,
+}
+
+impl JavaDigits {
+    pub fn as_slice(&self) -> &[u8] {
+        &self.digits[..self.len]
+    }
+}
+
+/// The digits of `Double.toString(v)` for a finite, non-zero `v` (sign ignored).
+pub(crate) fn double_digits(v: f64) -> JavaDigits {
+    let bits = v.to_bits();
+    let mut fraction = bits & ((1 << 52) - 1);
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let (exponent, significant_bits) = if biased == 0 {
+        // Subnormal: normalise so the high bit sits at bit 52.
+        let zeros = fraction.leading_zeros() as i32;
+        let shift = zeros - 11;
+        fraction <<= shift;
+        (1 - shift, 64 - zeros)
+    } else {
+        fraction |= 1 << 52;
+        (biased, 53)
+    };
+    digits(exponent - 1023, fraction, significant_bits)
+}
+
+/// The digits of `Float.toString(v)` for a finite, non-zero `v` (sign ignored).
+pub(crate) fn float_digits(v: f32) -> JavaDigits {
+    let bits = v.to_bits();
+    let mut fraction = bits & ((1 << 23) - 1);
+    let biased = ((bits >> 23) & 0xff) as i32;
+    let (exponent, significant_bits) = if biased == 0 {
+        let zeros = fraction.leading_zeros() as i32;
+        let shift = zeros - 8;
+        fraction <<= shift;
+        (1 - shift, 32 - zeros)
+    } else {
+        fraction |= 1 << 23;
+        (biased, 24)
+    };
+    // Java runs the double algorithm on the float's bits, aligned to bit 52,
+    // with the float's precision.
+    digits(exponent - 127, u64::from(fraction) << 29, significant_bits)
+}
+
+/// `ceil(log2(5^i))`, as the JDK approximates it, for sizing the loops.
+const FIVE_POW_BITS: [i32; 27] = [
+    0, 3, 5, 7, 10, 12, 14, 17, 19, 21, 24, 26, 28, 31, 33, 35, 38, 40, 42, 45, 47, 49, 52, 54, 56,
+    59, 61,
+];
+
+fn five_pow_bits(i: i32) -> i32 {
+    FIVE_POW_BITS.get(i as usize).copied().unwrap_or(i * 3)
+}
+
+/// `value = fraction × 2^(exponent - 52)`, `fraction` with its bit 52 set;
+/// `significant_bits` is the precision of the source type at this value.
+fn digits(exponent: i32, fraction: u64, significant_bits: i32) -> JavaDigits {
+    let tail_zeros = fraction.trailing_zeros() as i32;
+    let fraction_bits = 53 - tail_zeros;
+    // Bits to the right of the binary point.
+    let tiny_bits = (fraction_bits - exponent - 1).max(0);
+    if tiny_bits == 0 && (-21..=62).contains(&exponent) {
+        // An integer that fits a long: its digits, less those below the
+        // type's precision (rounded half up).
+        let insignificant = if exponent > significant_bits {
+            insignificant_digits_for_pow2(exponent - significant_bits - 1)
+        } else {
+            0
+        };
+        let value = if exponent >= 52 {
+            fraction << (exponent - 52)
+        } else {
+            fraction >> (52 - exponent)
+        };
+        return long_digits(value, insignificant);
+    }
+    // value = B / S × 10^decimal_exponent with 1 <= B/S < 10; M is half an
+    // ulp scaled like B. Each factor is kept as powers of 2 and 5.
+    let mut decimal_exponent = estimate_decimal_exponent(fraction, exponent);
+    let b5 = (-decimal_exponent).max(0);
+    let mut b2 = b5 + tiny_bits + exponent;
+    let s5 = decimal_exponent.max(0);
+    let mut s2 = s5 + tiny_bits;
+    let m5 = b5;
+    let mut m2 = b2 - significant_bits;
+    let fraction = fraction >> tail_zeros;
+    b2 -= fraction_bits - 1;
+    let common = b2.min(s2);
+    b2 -= common;
+    s2 -= common;
+    m2 -= common;
+    if fraction_bits == 1 {
+        // A power of two: the next value below is half as far.
+        m2 -= 1;
+    }
+    if m2 < 0 {
+        b2 -= m2;
+        s2 -= m2;
+        m2 = 0;
+    }
+    let b_bits = fraction_bits + b2 + five_pow_bits(b5);
+    let ten_s_bits = s2 + 1 + five_pow_bits(s5 + 1);
+    let mut out = JavaDigits {
+        digits: [0; 20],
+        len: 0,
+        exponent: 0,
+    };
+    // E-notation (and not the plain form) needs two digits at least.
+    let needs_two = |e: i32| !(-3..8).contains(&e);
+    let (high, low, low_digit_difference);
+    if b_bits < 64 && ten_s_bits < 64 {
+        // The JDK's int and long loops: same steps, Java's wrapping arithmetic.
+        macro_rules! small_loop {
+            ($t:ty) => {{
+                let mut b = (fraction as $t)
+                    .wrapping_mul((5 as $t).wrapping_pow(b5 as u32))
+                    .wrapping_shl(b2 as u32);
+                let s = (5 as $t).wrapping_pow(s5 as u32).wrapping_shl(s2 as u32);
+                let mut m = (5 as $t).wrapping_pow(m5 as u32).wrapping_shl(m2 as u32);
+                let tens = s.wrapping_mul(10);
+                let mut q = b / s;
+                b = (b % s).wrapping_mul(10);
+                m = m.wrapping_mul(10);
+                let mut lo = b < m;
+                let mut hi = b.wrapping_add(m) > tens;
+                if q == 0 && !hi {
+                    decimal_exponent -= 1;
+                } else {
+                    out.push(q as u8);
+                }
+                if needs_two(decimal_exponent) {
+                    hi = false;
+                    lo = false;
+                }
+                while !lo && !hi {
+                    q = b / s;
+                    b = (b % s).wrapping_mul(10);
+                    m = m.wrapping_mul(10);
+                    if m > 0 {
+                        lo = b < m;
+                        hi = b.wrapping_add(m) > tens;
+                    } else {
+                        // m overflowed: it is certainly past both bounds.
+                        lo = true;
+                        hi = true;
+                    }
+                    out.push(q as u8);
+                }
+                let diff = b.wrapping_shl(1).wrapping_sub(tens);
+                (hi, lo, diff.signum() as i32)
+            }};
+        }
+        (high, low, low_digit_difference) = if b_bits < 32 && ten_s_bits < 32 {
+            small_loop!(i32)
+        } else {
+            small_loop!(i64)
+        };
+    } else if ten_s_bits < 120 && b_bits < 120 {
+        // The JDK's big-integer loop; every value (10 M and B + M included)
+        // stays below 2^124 here, so u128 arithmetic is exact.
+        (high, low, low_digit_difference) = exact_loop::<u128>(
+            &mut out,
+            &mut decimal_exponent,
+            fraction,
+            [b5, b2, m5, m2, s5, s2],
+        );
+    } else {
+        (high, low, low_digit_difference) = exact_loop::<Big>(
+            &mut out,
+            &mut decimal_exponent,
+            fraction,
+            [b5, b2, m5, m2, s5, s2],
+        );
+    }
+    out.exponent = decimal_exponent + 1;
+    // The last digit is rounded by which bound stopped the loop.
+    if high
+        && (!low || low_digit_difference > 0 || (low_digit_difference == 0 && out.last_is_odd()))
+    {
+        out.round_up();
+    }
+    out
+}
+
+/// Exact non-negative integers for the JDK's big-integer digit loop.
+trait Exact: Ord + Sized {
+    /// `5^p5 × 2^p2`.
+    fn pow52(p5: i32, p2: i32) -> Self;
+    fn mul_small(&self, k: u64) -> Self;
+    fn add(&self, other: &Self) -> Self;
+    /// `q = self / s` (below 10), then `self = 10 × (self mod s)`.
+    fn quo_rem_times_ten(&mut self, s: &Self) -> u32;
+}
+
+impl Exact for u128 {
+    fn pow52(p5: i32, p2: i32) -> u128 {
+        5u128.pow(p5 as u32) << p2
+    }
+    fn mul_small(&self, k: u64) -> u128 {
+        self * u128::from(k)
+    }
+    fn add(&self, other: &u128) -> u128 {
+        self + other
+    }
+    fn quo_rem_times_ten(&mut self, s: &u128) -> u32 {
+        let q = *self / s;
+        *self = *self % s * 10;
+        q as u32
+    }
+}
+
+/// The JDK's `FDBigInteger` loop: B = fraction × 5^b5 × 2^b2, S = 5^s5 × 2^s2,
+/// M = 5^m5 × 2^m2 (half an ulp); digits of B / S until the remainder is
+/// within M of either neighbour. Returns (high, low, sign of 2B - 10S).
+fn exact_loop<N: Exact>(
+    out: &mut JavaDigits,
+    decimal_exponent: &mut i32,
+    fraction: u64,
+    [b5, b2, m5, m2, s5, s2]: [i32; 6],
+) -> (bool, bool, i32) {
+    let s = N::pow52(s5, s2);
+    let mut b = N::pow52(b5, b2).mul_small(fraction);
+    let mut m = N::pow52(m5 + 1, m2 + 1); // 10 M
+    let ten_s = N::pow52(s5 + 1, s2 + 1);
+    let mut q = b.quo_rem_times_ten(&s);
+    let mut low = b < m;
+    let mut high = b.add(&m) >= ten_s;
+    if q == 0 && !high {
+        *decimal_exponent -= 1;
+    } else {
+        out.push(q as u8);
+    }
+    if !(-3..8).contains(decimal_exponent) {
+        high = false;
+        low = false;
+    }
+    while !low && !high {
+        q = b.quo_rem_times_ten(&s);
+        m = m.mul_small(10);
+        low = b < m;
+        high = b.add(&m) >= ten_s;
+        out.push(q as u8);
+    }
+    let diff = if high && low {
+        b.add(&b).cmp(&ten_s) as i32
+    } else {
+        0
+    };
+    (high, low, diff)
+}
+
+impl JavaDigits {
+    fn push(&mut self, digit: u8) {
+        self.digits[self.len] = b'0' + digit;
+        self.len += 1;
+    }
+
+    fn last_is_odd(&self) -> bool {
+        self.digits[self.len - 1] & 1 != 0
+    }
+
+    /// Adds one to the last digit; a carry out of the first digit leaves
+    /// `1` followed by zeros (the count of digits does not change).
+    fn round_up(&mut self) {
+        let mut i = self.len - 1;
+        while self.digits[i] == b'9' && i > 0 {
+            self.digits[i] = b'0';
+            i -= 1;
+        }
+        if self.digits[i] == b'9' {
+            self.exponent += 1;
+            self.digits[0] = b'1';
+        } else {
+            self.digits[i] += 1;
+        }
+    }
+}
+
+/// The digits of a positive long, trailing zeros dropped, after discarding
+/// `insignificant` low digits with half-up rounding.
+fn long_digits(mut value: u64, insignificant: i32) -> JavaDigits {
+    let mut exponent = 0;
+    if insignificant != 0 {
+        let pow10 = 10u64.pow(insignificant as u32);
+        let residue = value % pow10;
+        value /= pow10;
+        exponent += insignificant;
+        if residue >= pow10 / 2 {
+            value += 1;
+        }
+    }
+    let mut out = JavaDigits {
+        digits: [0; 20],
+        len: 0,
+        exponent: 0,
+    };
+    let mut text = itoa::Buffer::new();
+    let text = text.format(value).as_bytes();
+    exponent += text.len() as i32;
+    let kept = text.len() - text.iter().rev().take_while(|&&c| c == b'0').count();
+    out.digits[..kept].copy_from_slice(&text[..kept]);
+    out.len = kept;
+    out.exponent = exponent;
+    out
+}
+
+/// `insignificantDigits(1 << p)`: decimal digits of 2^p, less one, for p > 1.
+fn insignificant_digits_for_pow2(p: i32) -> i32 {
+    if p > 1 && p < 64 {
+        // The count of times 2^p can be divided by 10 while at least 10.
+        let mut v = 1u64 << p;
+        let mut i = 0;
+        while v >= 10 {
+            v /= 10;
+            i += 1;
+        }
+        i
+    } else {
+        0
+    }
+}
+
+/// The JDK's estimate of floor(log10(value)) from a linear approximation of
+/// log10 of the mantissa (it may be one too high; the digit loop corrects it).
+// The JDK's truncated log10(2) (0.301029995663981), not `LOG10_2`: the
+// estimate must round as Java's does.
+#[allow(clippy::approx_constant)]
+fn estimate_decimal_exponent(fraction: u64, exponent: i32) -> i32 {
+    let mantissa = f64::from_bits((1023 << 52) | (fraction & ((1 << 52) - 1)));
+    let d = (mantissa - 1.5) * 0.289529654 + 0.176091259 + f64::from(exponent) * 0.301029995663981;
+    d.floor() as i32
+}
+
+/// A non-negative integer of up to 1280 bits (the digit loop needs ~770),
+/// little-endian 32-bit limbs, `len` of them in use.
+#[derive(Clone)]
+struct Big {
+    limbs: [u32; 40],
+    len: usize,
+}
+
+impl Big {
+    fn from_u64(v: u64) -> Big {
+        let mut out = Big {
+            limbs: [0; 40],
+            len: 2,
+        };
+        out.limbs[0] = v as u32;
+        out.limbs[1] = (v >> 32) as u32;
+        out.trim();
+        out
+    }
+
+    fn trim(&mut self) {
+        while self.len > 0 && self.limbs[self.len - 1] == 0 {
+            self.len -= 1;
+        }
+    }
+
+    fn shl(&self, n: u32) -> Big {
+        let (words, bits) = ((n / 32) as usize, n % 32);
+        let mut out = Big {
+            limbs: [0; 40],
+            len: (self.len + words + 1).min(40),
+        };
+        for i in 0..self.len {
+            let v = u64::from(self.limbs[i]) << bits;
+            out.limbs[i + words] |= v as u32;
+            if i + words + 1 < 40 {
+                out.limbs[i + words + 1] |= (v >> 32) as u32;
+            }
+        }
+        out.trim();
+        out
+    }
+
+    fn sub_assign(&mut self, other: &Big) {
+        let mut borrow = 0i64;
+        for i in 0..self.len {
+            let d = i64::from(self.limbs[i]) - i64::from(other.limbs[i]) - borrow;
+            self.limbs[i] = d as u32;
+            borrow = i64::from(d < 0);
+        }
+        self.trim();
+    }
+
+    /// The top 64 bits of `self >> shift` (the value must have at most
+    /// `shift + 64` bits).
+    fn bits_from(&self, shift: usize) -> u64 {
+        let (word, bit) = (shift / 32, shift % 32);
+        let limb = |i: usize| u128::from(*self.limbs.get(i).unwrap_or(&0));
+        let v = limb(word) | limb(word + 1) << 32 | limb(word + 2) << 64 | limb(word + 3) << 96;
+        (v >> bit) as u64
+    }
+
+    fn bit_len(&self) -> usize {
+        match self.len {
+            0 => 0,
+            n => n * 32 - self.limbs[n - 1].leading_zeros() as usize,
+        }
+    }
+}
+
+impl Exact for Big {
+    fn pow52(p5: i32, p2: i32) -> Big {
+        let mut v = Big::from_u64(1);
+        let mut p5 = p5;
+        while p5 > 0 {
+            let step = p5.min(27);
+            v = v.mul_small(5u64.pow(step as u32));
+            p5 -= step;
+        }
+        v.shl(p2 as u32)
+    }
+
+    fn mul_small(&self, k: u64) -> Big {
+        let mut out = Big {
+            limbs: [0; 40],
+            len: 0,
+        };
+        let mut carry: u128 = 0;
+        for i in 0..self.len {
+            let p = u128::from(self.limbs[i]) * u128::from(k) + carry;
+            out.limbs[i] = p as u32;
+            carry = p >> 32;
+        }
+        let mut n = self.len;
+        while carry > 0 {
+            out.limbs[n] = carry as u32;
+            carry >>= 32;
+            n += 1;
+        }
+        out.len = n;
+        out.trim();
+        out
+    }
+
+    fn add(&self, other: &Big) -> Big {
+        let n = self.len.max(other.len);
+        let mut out = Big {
+            limbs: [0; 40],
+            len: n + 1,
+        };
+        let mut carry = 0u64;
+        for i in 0..n {
+            let s = u64::from(self.limbs[i]) + u64::from(other.limbs[i]) + carry;
+            out.limbs[i] = s as u32;
+            carry = s >> 32;
+        }
+        out.limbs[n] = carry as u32;
+        out.trim();
+        out
+    }
+
+    fn quo_rem_times_ten(&mut self, s: &Big) -> u32 {
+        // Estimate from the top bits (at most one too small), then correct.
+        let shift = s.bit_len().saturating_sub(60);
+        let mut q = (self.bits_from(shift) / (s.bits_from(shift) + 1)) as u32;
+        if q > 0 {
+            self.sub_assign(&s.mul_small(u64::from(q)));
+        }
+        while *self >= *s {
+            self.sub_assign(s);
+            q += 1;
+        }
+        *self = self.mul_small(10);
+        q
+    }
+}
+
+impl PartialEq for Big {
+    fn eq(&self, other: &Big) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Big {}
+
+impl Ord for Big {
+    fn cmp(&self, other: &Big) -> std::cmp::Ordering {
+        self.len.cmp(&other.len).then_with(|| {
+            self.limbs[..self.len]
+                .iter()
+                .rev()
+                .cmp(other.limbs[..other.len].iter().rev())
+        })
+    }
+}
+
+impl PartialOrd for Big {
+    fn partial_cmp(&self, other: &Big) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::text::number::{write_f32, write_f64};
+
+    /// Every line of a file `d|f <hex bits> <Java 17's toString>` (made by
+    /// `testdata/JavaFloatStrings.java`) prints the same here.
+    fn check_file(text: &str) -> usize {
+        let mut failures = Vec::new();
+        for line in text.lines() {
+            let mut parts = line.splitn(3, ' ');
+            let (kind, bits, want) = (
+                parts.next().unwrap_or_default(),
+                parts.next().unwrap_or_default(),
+                parts.next().unwrap_or_default(),
+            );
+            let mut out = Vec::new();
+            let bits = u64::from_str_radix(bits, 16).expect("hex bits");
+            if kind == "d" {
+                write_f64(&mut out, f64::from_bits(bits));
+            } else {
+                write_f32(&mut out, f32::from_bits(bits as u32));
+            }
+            if out != want.as_bytes() {
+                failures.push(format!("{line}: got {}", String::from_utf8_lossy(&out)));
+            }
+        }
+        assert!(
+            failures.is_empty(),
+            "{} of {} differ from Java 17:\n{}",
+            failures.len(),
+            text.lines().count(),
+            failures[..failures.len().min(30)].join("\n")
+        );
+        text.lines().count()
+    }
+
+    #[test]
+    fn prints_like_java_17() {
+        let n = check_file(include_str!("testdata/java17_float_strings.txt"));
+        assert!(n > 3000);
+        // A larger file from the same generator, when one is at hand.
+        if let Some(path) = std::env::var_os("STMTC_JAVA_FLOAT_STRINGS") {
+            check_file(&std::fs::read_to_string(path).expect("the file"));
+        }
+    }
+}
