@@ -85,6 +85,10 @@ struct Pending {
     joins: Vec<(JoinKind, Rel, Expr)>,
     /// The subquery's value, over input columns and `SUB + k`.
     expr: Expr,
+    /// Joins that are built from the clause's input itself (`mark.rs`: an
+    /// EXISTS whose correlation is not only `inner = outer`), instead of
+    /// `joins`.
+    over_input: Option<mark::OverInput>,
 }
 
 /// A correlated subquery's shape, from its SELECT.
@@ -435,10 +439,16 @@ impl Binder<'_> {
     pub(crate) fn close_subquery_frame(&mut self, mut input: Rel, exprs: &mut [Expr]) -> Rel {
         let pending = self.pop_frame().flatten().unwrap_or_default();
         let mut values: Vec<(usize, Expr)> = Vec::new();
+        // The clause's own input, before the joins below append columns.
+        let clause_input = input.clone();
         for p in pending {
             let n = input.schema.len();
             let shift = |c: usize| if c >= SUB { n + (c - SUB) } else { c };
-            for (kind, rel, condition) in p.joins {
+            let joins = match p.over_input {
+                Some(d) => d.joins(&clause_input),
+                None => p.joins,
+            };
+            for (kind, rel, condition) in joins {
                 input = join(kind, input, rel, remap(condition, &shift));
             }
             values.push((p.value, remap(p.expr, &shift)));
@@ -1036,7 +1046,12 @@ impl Binder<'_> {
             .last_mut()
             .and_then(Option::as_mut)
             .expect("checked");
-        frame.push(Pending { value, joins, expr });
+        frame.push(Pending {
+            value,
+            joins,
+            expr,
+            over_input: None,
+        });
         placeholder
     }
 }

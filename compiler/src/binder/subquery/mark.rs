@@ -51,6 +51,9 @@ use crate::ir::{
 };
 use crate::types::{DataType, TypeKind};
 
+/// Correlation pairs: a subquery key column, the enclosing expression.
+type Pairs = Vec<(usize, Expr)>;
+
 fn bigint(nullable: bool) -> DataType {
     DataType::new(TypeKind::BigInt, nullable)
 }
@@ -152,14 +155,14 @@ fn negated(e: Expr, negate: bool, span: Span) -> Expr {
 
 impl Binder<'_> {
     /// Binds a subquery whose mark an expression reads; returns it with its
-    /// correlation pairs (its key column, the enclosing expression).
+    /// correlation pairs, or why they are not all `inner = outer`.
     fn mark_subquery(
         &mut self,
         query: &sql::Query,
         what: &str,
         cx: &mut ExprCx<'_>,
         span: Span,
-    ) -> BResult<(BoundSub, Vec<(usize, Expr)>)> {
+    ) -> BResult<(BoundSub, BResult<Pairs>)> {
         if !matches!(self.subq.frames.last(), Some(Some(_))) {
             return Err(Diagnostic::unsupported(
                 span,
@@ -192,7 +195,7 @@ impl Binder<'_> {
             scope.columns.len(),
             &format!("an {what} inside an expression"),
             span,
-        )?;
+        );
         Ok((sub, pairs))
     }
 
@@ -205,6 +208,10 @@ impl Binder<'_> {
         span: Span,
     ) -> BResult<Expr> {
         let (sub, pairs) = self.mark_subquery(query, "EXISTS subquery", cx, span)?;
+        let pairs = match pairs {
+            Ok(p) => p,
+            Err(d) => return self.exists_over_input(sub, d, negate, cx.scope.columns.len(), span),
+        };
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
         let m = keys.len();
         let counts = aggregate(sub.rel, keys, vec![count(Vec::new(), "$c")], span);
@@ -241,6 +248,7 @@ impl Binder<'_> {
     ) -> BResult<Expr> {
         let x = self.mark_operand(operand, cx, span)?;
         let (sub, pairs) = self.mark_subquery(query, "IN subquery", cx, span)?;
+        let pairs = pairs?;
         one_column(&sub, span)?;
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
         let m = keys.len();
@@ -325,6 +333,7 @@ impl Binder<'_> {
     ) -> BResult<Expr> {
         let x = self.mark_operand(operand, cx, span)?;
         let (sub, pairs) = self.mark_subquery(query, "ANY, SOME or ALL subquery", cx, span)?;
+        let pairs = pairs?;
         one_column(&sub, span)?;
         // `x op ALL s` is `NOT (x op' SOME s)`, op' the negated comparison.
         let op = if all { super::negate(op) } else { op };
@@ -419,4 +428,179 @@ impl Binder<'_> {
         }
         Ok(x)
     }
+    /// `[NOT] EXISTS` correlated by more than `inner = outer` keys (say
+    /// `o.amount > c.credit`): the distinct values of the enclosing columns
+    /// it uses (`u`) are joined with the subquery on its whole correlation
+    /// condition and counted per value, then left-joined back on `u`, as
+    /// Calcite's decorrelator does with its value generator. The value is
+    /// `$c IS NOT NULL`. A NULL in `u` matches nothing: EXISTS is then
+    /// FALSE, which is right only when the correlation cannot be TRUE for a
+    /// NULL, so each conjunct must be a comparison of strict expressions.
+    fn exists_over_input(
+        &mut self,
+        sub: BoundSub,
+        refusal: Diagnostic,
+        negate: bool,
+        width: usize,
+        span: Span,
+    ) -> BResult<Expr> {
+        if sub.corr.iter().any(|c| !strict_comparison(c)) || any_column_of(&sub.corr, width) {
+            return Err(refusal);
+        }
+        let mut outer: Vec<usize> = Vec::new();
+        for c in &sub.corr {
+            crate::ir::visit(c, &mut |x| {
+                if let ExprKind::Column(i) = x.kind {
+                    if i >= OUTER && !outer.contains(&(i - OUTER)) {
+                        outer.push(i - OUTER);
+                    }
+                }
+            });
+        }
+        outer.sort_unstable();
+        let m = outer.len();
+        let found = unary(
+            UnaryOp::IsNotNull,
+            column(SUB + m, bigint(true), span),
+            span,
+        );
+        let placeholder = self.push_pending(Vec::new(), negated(found, negate, span));
+        let frame = self
+            .subq
+            .frames
+            .last_mut()
+            .and_then(Option::as_mut)
+            .expect("checked by mark_subquery");
+        frame.last_mut().expect("just pushed").over_input = Some(OverInput {
+            sub: sub.rel,
+            corr: sub.corr,
+            outer,
+            span,
+        });
+        Ok(placeholder)
+    }
+}
+
+/// An EXISTS whose joins are built from the clause's input (see
+/// `Binder::exists_over_input`).
+pub(super) struct OverInput {
+    sub: Rel,
+    /// Over `OUTER + i` (input column `i`) and `sub`'s columns.
+    corr: Vec<Expr>,
+    /// The input columns the correlation uses, ascending.
+    outer: Vec<usize>,
+    span: Span,
+}
+
+impl OverInput {
+    /// The left join that gives the clause's `input` (or it with columns
+    /// appended) the count column `SUB + outer.len()`.
+    pub(super) fn joins(self, input: &Rel) -> Vec<(JoinKind, Rel, Expr)> {
+        let span = self.span;
+        let m = self.outer.len();
+        let exprs = self
+            .outer
+            .iter()
+            .map(|&c| column(c, input.schema[c].ty, span))
+            .collect();
+        let names = self
+            .outer
+            .iter()
+            .map(|&c| input.schema[c].name.clone())
+            .collect();
+        let values = crate::binder::query::distinct_of(crate::binder::query::project(
+            input.clone(),
+            exprs,
+            names,
+            span,
+        ));
+        let outer = &self.outer;
+        let condition = and_all(
+            self.corr
+                .into_iter()
+                .map(|c| {
+                    remap(c, &|i| {
+                        if i >= OUTER {
+                            outer
+                                .iter()
+                                .position(|&o| o == i - OUTER)
+                                .expect("collected")
+                        } else {
+                            m + i
+                        }
+                    })
+                })
+                .collect(),
+            span,
+        );
+        let joined = super::join(JoinKind::Inner, values, self.sub, condition);
+        let counts = aggregate(
+            joined,
+            (0..m).collect(),
+            vec![count(Vec::new(), "$c")],
+            span,
+        );
+        let back = self
+            .outer
+            .iter()
+            .enumerate()
+            .map(|(g, &c)| {
+                eq(
+                    column(c, input.schema[c].ty, span),
+                    column(SUB + g, counts.schema[g].ty, span),
+                )
+            })
+            .collect();
+        vec![(JoinKind::Left, counts, and_all(back, span))]
+    }
+}
+
+/// Whether a correlation conjunct is a comparison of strict expressions
+/// (NULL when any column is NULL): never TRUE for a NULL enclosing value.
+fn strict_comparison(e: &Expr) -> bool {
+    fn strict(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Column(_) | ExprKind::Literal(_) => true,
+            ExprKind::Cast { operand, .. } => strict(operand),
+            ExprKind::Unary {
+                op: UnaryOp::Negate,
+                operand,
+            } => strict(operand),
+            ExprKind::Binary { op, left, right } => {
+                matches!(
+                    op,
+                    BinaryOp::Plus
+                        | BinaryOp::Minus
+                        | BinaryOp::Multiply
+                        | BinaryOp::Divide
+                        | BinaryOp::Modulo
+                        | BinaryOp::Concat
+                ) && strict(left)
+                    && strict(right)
+            }
+            _ => false,
+        }
+    }
+    match &e.kind {
+        ExprKind::Binary { op, left, right } => {
+            matches!(
+                op,
+                BinaryOp::Eq
+                    | BinaryOp::NotEq
+                    | BinaryOp::Lt
+                    | BinaryOp::LtEq
+                    | BinaryOp::Gt
+                    | BinaryOp::GtEq
+            ) && strict(left)
+                && strict(right)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a conjunct refers to a query two or more levels out (beyond the
+/// enclosing scope's `width` columns).
+fn any_column_of(corr: &[Expr], width: usize) -> bool {
+    corr.iter()
+        .any(|c| any_column(c, &|i| i >= OUTER && i - OUTER >= width))
 }
