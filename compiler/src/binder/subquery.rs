@@ -467,6 +467,53 @@ impl Binder<'_> {
         input
     }
 
+    /// Closes the frame of a join's ON: its subqueries must not read the
+    /// joined rows (uncorrelated scalar subqueries, EXISTS); their values are
+    /// appended to `left`, and `condition`'s right-side columns move past
+    /// them. Returns the widened left input and the condition.
+    pub(crate) fn close_on_subqueries(
+        &mut self,
+        left: Rel,
+        condition: Expr,
+        span: Span,
+    ) -> Option<(Rel, Expr)> {
+        if self.subquery_mark() == 0 {
+            self.pop_frame();
+            return Some((left, condition));
+        }
+        if self.subqueries_read_input(0)
+            || matches!(self.subq.frames.last(), Some(Some(f)) if f.iter().any(|p| p.over_input.is_some()))
+        {
+            self.pop_frame();
+            self.error(Diagnostic::unsupported(
+                span,
+                "a subquery in ON that refers to the joined tables",
+            ));
+            return None;
+        }
+        let width = left.schema.len();
+        // Right-side columns wait in the OUTER range (unused in ON) while
+        // the left input widens.
+        let parked = remap(condition, &|c| {
+            if (width..VALUE).contains(&c) {
+                OUTER + c
+            } else {
+                c
+            }
+        });
+        let mut exprs = vec![parked];
+        let left = self.close_subquery_frame(left, &mut exprs);
+        let extra = left.schema.len() - width;
+        let condition = remap(exprs.pop().expect("one"), &|c| {
+            if (OUTER..VALUE).contains(&c) {
+                c - OUTER + extra
+            } else {
+                c
+            }
+        });
+        Some((left, condition))
+    }
+
     /// Resolves a column of the enclosing query while a correlated WHERE
     /// binds (`OUTER + i`).
     pub(crate) fn resolve_outer(&self, parts: &[(&str, Span)]) -> Option<(usize, DataType)> {
