@@ -230,7 +230,9 @@ impl Binder<'_> {
                         span,
                     });
                 }
-                if !references_columns(&bound) {
+                // (A subquery whose join reads this scope's columns, like the
+                // operand of IN, must bind again over the grouped columns.)
+                if !references_columns(&bound) && !self.subqueries_read_input(mark) {
                     return Ok(bound);
                 }
                 if matches!(
@@ -274,7 +276,8 @@ impl Binder<'_> {
             E::TypedString(ts) => literals::typed_string(&ts.data_type, &ts.value.value, span),
             E::Interval(interval) => literals::interval(interval, span),
             E::BinaryOp { left, op, right }
-                if super::row_compare::is_row_value(left) || super::row_compare::is_row_value(right) =>
+                if super::row_compare::is_row_value(left)
+                    || super::row_compare::is_row_value(right) =>
             {
                 self.bind_row_comparison(left, op, right, cx, span)
             }
@@ -358,11 +361,8 @@ impl Binder<'_> {
             } => {
                 let list = match target {
                     sql::InTarget::List(list) => list,
-                    sql::InTarget::Subquery(_) => {
-                        return Err(Diagnostic::unsupported(
-                            span,
-                            "EXISTS and IN subqueries inside an expression (they are supported as conjuncts of WHERE)",
-                        ))
+                    sql::InTarget::Subquery(query) => {
+                        return self.in_mark(operand, query, *negated, cx, span)
                     }
                     _ => return Err(Diagnostic::unsupported(span, "IN with a subquery")),
                 };
@@ -688,17 +688,51 @@ impl Binder<'_> {
                 ))
             }
             E::Subquery(query) => self.scalar_subquery(query, cx, span),
-            E::Exists { .. } => Err(Diagnostic::unsupported(
-                span,
-                "EXISTS and IN subqueries inside an expression (they are supported as conjuncts of WHERE)",
-            )),
-            E::AnyOp { right, .. } | E::AllOp { right, .. }
-                if matches!(**right, sql::Expr::Subquery(_)) =>
-            {
-                Err(Diagnostic::unsupported(
-                    span,
-                    "ANY, SOME and ALL subqueries inside an expression (they are supported as conjuncts of WHERE)",
-                ))
+            E::Exists { subquery, negated } => self.exists_mark(subquery, *negated, cx, span),
+            // `= ANY` is IN, `<> ALL` is NOT IN.
+            E::AnyOp {
+                left,
+                compare_op: BinaryOperator::Eq,
+                right,
+                ..
+            } if matches!(**right, sql::Expr::Subquery(_)) => {
+                let sql::Expr::Subquery(query) = &**right else {
+                    unreachable!("matched")
+                };
+                self.in_mark(left, query, false, cx, span)
+            }
+            E::AllOp {
+                left,
+                compare_op: BinaryOperator::NotEq,
+                right,
+            } if matches!(**right, sql::Expr::Subquery(_)) => {
+                let sql::Expr::Subquery(query) = &**right else {
+                    unreachable!("matched")
+                };
+                self.in_mark(left, query, true, cx, span)
+            }
+            E::AnyOp {
+                left,
+                compare_op,
+                right,
+                ..
+            }
+            | E::AllOp {
+                left,
+                compare_op,
+                right,
+            } if matches!(**right, sql::Expr::Subquery(_)) => {
+                let sql::Expr::Subquery(query) = &**right else {
+                    unreachable!("matched")
+                };
+                let all = matches!(expr, E::AllOp { .. });
+                match super::subquery::comparison_op(compare_op) {
+                    Some(op) => self.quantified_mark(left, op, all, query, cx, span),
+                    None => Err(Diagnostic::unsupported(
+                        span,
+                        &format!("the quantified comparison `{compare_op}`"),
+                    )),
+                }
             }
             E::Wildcard(_) | E::QualifiedWildcard(..) => Err(Diagnostic::error(
                 span,

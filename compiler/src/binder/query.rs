@@ -946,12 +946,21 @@ impl Binder<'_> {
                 JoinKind::Full => (true, true),
             };
             let joined_scope = scope.clone().concat(right_scope.clone());
+            let left_width = rel.schema.len();
             let condition = match constraint {
                 None => true_literal(jspan),
                 Some(JoinConstraint::On(on)) => {
+                    // Uncorrelated subqueries of ON join the left input.
+                    self.open_subquery_frame();
                     let mut cx = ExprCx::plain(&joined_scope, "ON");
                     let bound = self.bind_condition(on, &mut cx, jspan);
-                    self.report(bound)?
+                    let Some(condition) = self.report(bound) else {
+                        self.drop_subquery_frame();
+                        return None;
+                    };
+                    let (left, condition) = self.close_on_subqueries(rel, condition, jspan)?;
+                    rel = left;
+                    condition
                 }
                 Some(JoinConstraint::None) => {
                     self.error(
@@ -968,6 +977,7 @@ impl Binder<'_> {
                     return None;
                 }
             };
+            let extra = rel.schema.len() - left_width;
             let out_scope = Scope {
                 columns: scope
                     .columns
@@ -1002,6 +1012,21 @@ impl Binder<'_> {
                 schema,
                 span: jspan,
             };
+            if extra > 0 {
+                // Drop the values that ON's subqueries appended to the left.
+                let kept =
+                    (0..rel.schema.len()).filter(|&i| i < left_width || i >= left_width + extra);
+                let exprs = kept
+                    .clone()
+                    .map(|i| Expr {
+                        kind: ExprKind::Column(i),
+                        ty: rel.schema[i].ty,
+                        span: jspan,
+                    })
+                    .collect();
+                let names = kept.map(|i| rel.schema[i].name.clone()).collect();
+                rel = project(rel, exprs, names, jspan);
+            }
             scope = out_scope;
         }
         Some((rel, scope))
