@@ -212,7 +212,8 @@ impl Binder<'_> {
             if let Some(call) = aggregate_call(expr) {
                 return self.bind_aggregate(call, cx, span);
             }
-            if !contains_aggregate(expr) {
+            // A window call binds its parts in grouped mode (over.rs).
+            if !contains_aggregate(expr) && !super::over::contains_window(expr) {
                 let grouping = cx.grouping.as_deref().expect("checked");
                 let input = grouping.input.clone();
                 let mut plain = ExprCx {
@@ -229,7 +230,9 @@ impl Binder<'_> {
                         span,
                     });
                 }
-                if !references_columns(&bound) {
+                // (A subquery whose join reads this scope's columns, like the
+                // operand of IN, must bind again over the grouped columns.)
+                if !references_columns(&bound) && !self.subqueries_read_input(mark) {
                     return Ok(bound);
                 }
                 if matches!(
@@ -273,7 +276,8 @@ impl Binder<'_> {
             E::TypedString(ts) => literals::typed_string(&ts.data_type, &ts.value.value, span),
             E::Interval(interval) => literals::interval(interval, span),
             E::BinaryOp { left, op, right }
-                if super::row_compare::is_row_value(left) || super::row_compare::is_row_value(right) =>
+                if super::row_compare::is_row_value(left)
+                    || super::row_compare::is_row_value(right) =>
             {
                 self.bind_row_comparison(left, op, right, cx, span)
             }
@@ -357,11 +361,8 @@ impl Binder<'_> {
             } => {
                 let list = match target {
                     sql::InTarget::List(list) => list,
-                    sql::InTarget::Subquery(_) => {
-                        return Err(Diagnostic::unsupported(
-                            span,
-                            "EXISTS and IN subqueries inside an expression (they are supported as conjuncts of WHERE)",
-                        ))
+                    sql::InTarget::Subquery(query) => {
+                        return self.in_mark(operand, query, *negated, cx, span)
                     }
                     _ => return Err(Diagnostic::unsupported(span, "IN with a subquery")),
                 };
@@ -687,17 +688,51 @@ impl Binder<'_> {
                 ))
             }
             E::Subquery(query) => self.scalar_subquery(query, cx, span),
-            E::Exists { .. } => Err(Diagnostic::unsupported(
-                span,
-                "EXISTS and IN subqueries inside an expression (they are supported as conjuncts of WHERE)",
-            )),
-            E::AnyOp { right, .. } | E::AllOp { right, .. }
-                if matches!(**right, sql::Expr::Subquery(_)) =>
-            {
-                Err(Diagnostic::unsupported(
-                    span,
-                    "ANY, SOME and ALL subqueries inside an expression (they are supported as conjuncts of WHERE)",
-                ))
+            E::Exists { subquery, negated } => self.exists_mark(subquery, *negated, cx, span),
+            // `= ANY` is IN, `<> ALL` is NOT IN.
+            E::AnyOp {
+                left,
+                compare_op: BinaryOperator::Eq,
+                right,
+                ..
+            } if matches!(**right, sql::Expr::Subquery(_)) => {
+                let sql::Expr::Subquery(query) = &**right else {
+                    unreachable!("matched")
+                };
+                self.in_mark(left, query, false, cx, span)
+            }
+            E::AllOp {
+                left,
+                compare_op: BinaryOperator::NotEq,
+                right,
+            } if matches!(**right, sql::Expr::Subquery(_)) => {
+                let sql::Expr::Subquery(query) = &**right else {
+                    unreachable!("matched")
+                };
+                self.in_mark(left, query, true, cx, span)
+            }
+            E::AnyOp {
+                left,
+                compare_op,
+                right,
+                ..
+            }
+            | E::AllOp {
+                left,
+                compare_op,
+                right,
+            } if matches!(**right, sql::Expr::Subquery(_)) => {
+                let sql::Expr::Subquery(query) = &**right else {
+                    unreachable!("matched")
+                };
+                let all = matches!(expr, E::AllOp { .. });
+                match super::subquery::comparison_op(compare_op) {
+                    Some(op) => self.quantified_mark(left, op, all, query, cx, span),
+                    None => Err(Diagnostic::unsupported(
+                        span,
+                        &format!("the quantified comparison `{compare_op}`"),
+                    )),
+                }
             }
             E::Wildcard(_) | E::QualifiedWildcard(..) => Err(Diagnostic::error(
                 span,
@@ -1408,11 +1443,18 @@ fn aggregate_call(expr: &sql::Expr) -> Option<&sql::Function> {
 
 /// Whether an aggregate call appears anywhere inside (subqueries excluded).
 pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
+    contains_call(expr, &|e| aggregate_call(e).is_some())
+}
+
+/// Whether a function call that `is_call` accepts appears anywhere inside
+/// (subqueries excluded), in arguments and OVER specifications too.
+pub(crate) fn contains_call(expr: &sql::Expr, is_call: &dyn Fn(&sql::Expr) -> bool) -> bool {
     use sql::Expr as E;
-    if aggregate_call(expr).is_some() {
+    if is_call(expr) {
         return true;
     }
-    let any = |es: &[&sql::Expr]| es.iter().any(|e| contains_aggregate(e));
+    let inside = |e: &sql::Expr| contains_call(e, is_call);
+    let any = |es: &[&sql::Expr]| es.iter().any(|e| inside(e));
     match expr {
         E::Nested(e)
         | E::IsNull(e)
@@ -1427,7 +1469,7 @@ pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
         | E::Cast { expr: e, .. }
         | E::Extract { expr: e, .. }
         | E::Floor { expr: e, .. }
-        | E::Ceil { expr: e, .. } => contains_aggregate(e),
+        | E::Ceil { expr: e, .. } => inside(e),
         E::BinaryOp { left, right, .. }
         | E::IsDistinctFrom(left, right)
         | E::IsNotDistinctFrom(left, right) => any(&[left, right]),
@@ -1435,8 +1477,7 @@ pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
             expr, low, high, ..
         } => any(&[expr, low, high]),
         E::In { expr, target, .. } => {
-            contains_aggregate(expr)
-                || matches!(target, sql::InTarget::List(l) if l.iter().any(contains_aggregate))
+            inside(expr) || matches!(target, sql::InTarget::List(l) if l.iter().any(inside))
         }
         E::Like { expr, pattern, .. } => any(&[expr, pattern]),
         E::Case {
@@ -1445,11 +1486,11 @@ pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
             else_result,
             ..
         } => {
-            operand.as_deref().is_some_and(contains_aggregate)
+            operand.as_deref().is_some_and(inside)
                 || conditions
                     .iter()
-                    .any(|w| contains_aggregate(&w.condition) || contains_aggregate(&w.result))
-                || else_result.as_deref().is_some_and(contains_aggregate)
+                    .any(|w| inside(&w.condition) || inside(&w.result))
+                || else_result.as_deref().is_some_and(inside)
         }
         E::Substring {
             expr,
@@ -1457,21 +1498,32 @@ pub(crate) fn contains_aggregate(expr: &sql::Expr) -> bool {
             substring_for,
             ..
         } => {
-            contains_aggregate(expr)
-                || substring_from.as_deref().is_some_and(contains_aggregate)
-                || substring_for.as_deref().is_some_and(contains_aggregate)
+            inside(expr)
+                || substring_from.as_deref().is_some_and(inside)
+                || substring_for.as_deref().is_some_and(inside)
         }
         E::Trim {
             expr, trim_what, ..
-        } => contains_aggregate(expr) || trim_what.as_deref().is_some_and(contains_aggregate),
+        } => inside(expr) || trim_what.as_deref().is_some_and(inside),
         E::Position { expr, r#in } => any(&[expr, r#in]),
-        E::Function(f) => match &f.args {
-            FunctionArguments::List(list) => list.args.iter().any(|a| match a {
-                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => contains_aggregate(e),
+        E::Function(f) => {
+            let in_args = match &f.args {
+                FunctionArguments::List(list) => list.args.iter().any(|a| match a {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => inside(e),
+                    _ => false,
+                }),
                 _ => false,
-            }),
-            _ => false,
-        },
+            };
+            // `RANK() OVER (ORDER BY SUM(v))` aggregates too.
+            let in_window = match &f.over {
+                Some(sql::WindowType::WindowSpec(spec)) => {
+                    spec.partition_by.iter().any(inside)
+                        || spec.order_by.iter().any(|o| inside(&o.expr))
+                }
+                _ => false,
+            };
+            in_args || in_window
+        }
         _ => false,
     }
 }

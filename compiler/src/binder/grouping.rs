@@ -23,6 +23,7 @@
 use sqlparser::ast::{self as sql, FunctionArg, FunctionArgExpr, FunctionArguments, Spanned};
 
 use super::expr::{contains_aggregate, ExprCx};
+use super::order_by::{KeyExpr, OrderKey};
 use super::Binder;
 use crate::diagnostics::Diagnostic;
 use crate::functions::AggregateFunction;
@@ -228,6 +229,35 @@ pub(crate) fn grouping_sets_aggregate(
         schema,
         span,
     }
+}
+
+/// A SELECT list over an input whose columns became nullable, and its
+/// ORDER BY keys (over the list's outputs or, hidden, over the input).
+pub(crate) fn retype_select(
+    exprs: Vec<Expr>,
+    order_keys: Option<Vec<OrderKey>>,
+    schema: &[Field],
+) -> (Vec<Expr>, Option<Vec<OrderKey>>) {
+    let exprs: Vec<Expr> = exprs.iter().map(|e| retype(e, schema)).collect();
+    let outputs: Vec<Field> = exprs
+        .iter()
+        .map(|e| Field {
+            name: String::new(),
+            ty: e.ty,
+        })
+        .collect();
+    let order_keys = order_keys.map(|keys| {
+        keys.into_iter()
+            .map(|k| OrderKey {
+                key: match k.key {
+                    KeyExpr::Output(e) => KeyExpr::Output(retype(&e, &outputs)),
+                    KeyExpr::Hidden(e) => KeyExpr::Hidden(retype(&e, schema)),
+                },
+                ..k
+            })
+            .collect()
+    });
+    (exprs, order_keys)
 }
 
 /// `expr` over an input whose columns became nullable: column types from

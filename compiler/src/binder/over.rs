@@ -1,12 +1,15 @@
-//! OVER windows in a SELECT list (batch mode).
+//! OVER windows in a SELECT list and its ORDER BY (batch mode).
 //!
-//! While a non-grouped SELECT list binds, [`OverCollector`] gathers its
-//! window function calls: each call's value becomes a placeholder column
+//! While a SELECT list and then its ORDER BY bind, [`OverCollector`]
+//! gathers their window function calls (`OVER w` resolved against the
+//! WINDOW clause): each call's value becomes a placeholder column
 //! (`PLACEHOLDER + k`) in the item's expression, its arguments, PARTITION BY
 //! and ORDER BY expressions become columns of a projection below the
 //! windows, and calls with the same window specification share one
-//! `RelKind::Over`. [`Binder::finish_over`] builds that chain and points the
-//! placeholders at the calls' columns. Refusals follow Flink 2.3's wording
+//! `RelKind::Over`. In a grouped query the calls bind in grouped mode and
+//! run over the aggregate's rows (after HAVING). [`Binder::apply_windows`]
+//! builds that chain above the input and points the placeholders at the
+//! calls' columns. Refusals follow Flink 2.3's wording
 //! (`docs/sql-reference/over-windows.md`).
 
 use sqlparser::ast::{
@@ -15,6 +18,7 @@ use sqlparser::ast::{
 };
 
 use super::expr::ExprCx;
+use super::order_by::{KeyExpr, OrderKey};
 use super::query::project;
 use super::{cast_to_kind, Binder};
 use crate::diagnostics::{Diagnostic, Span};
@@ -30,22 +34,34 @@ type BResult<T> = Result<T, Diagnostic>;
 /// OVER nodes exist.
 const PLACEHOLDER: usize = usize::MAX / 2;
 
-/// The window calls of one SELECT list.
+/// Expression `i` computed below the windows is `Column(EXTRA + i)` in the
+/// calls until the input's width is known: in a grouped query the input is
+/// the aggregate, which gains columns while the SELECT list binds, and
+/// scalar subqueries of the SELECT list append theirs.
+const EXTRA: usize = usize::MAX / 4;
+
+/// The window calls of one SELECT list (and its ORDER BY).
 #[derive(Debug, Default)]
 pub(crate) struct OverCollector {
-    /// Columns of the FROM/WHERE input.
-    input_arity: usize,
     /// Expressions computed below the windows (arguments and keys that are
-    /// not plain input columns), spans cleared; column `input_arity + i`.
+    /// not plain input columns), spans cleared; column `EXTRA + i`.
     extras: Vec<Expr>,
     /// Each call with its specification (partition columns, order keys).
     calls: Vec<(Vec<usize>, Vec<SortKey>, OverCall)>,
+    /// The SELECT is grouped: the calls run over the aggregate's rows and
+    /// their arguments and keys bind in grouped mode.
+    grouped: bool,
+    /// The SELECT's `WINDOW w AS (...)` definitions.
+    named: Vec<sql::NamedWindowDefinition>,
+    /// Where the first call is written, for refusals of the whole set.
+    first_call: Option<Span>,
 }
 
 impl OverCollector {
-    pub fn new(input_arity: usize) -> Self {
+    pub fn new(grouped: bool, named: &[sql::NamedWindowDefinition]) -> Self {
         OverCollector {
-            input_arity,
+            grouped,
+            named: named.to_vec(),
             ..Default::default()
         }
     }
@@ -63,11 +79,60 @@ impl OverCollector {
                 self.extras.len() - 1
             }
         };
-        self.input_arity + i
+        EXTRA + i
     }
 
     pub fn is_empty(&self) -> bool {
         self.calls.is_empty()
+    }
+
+    pub fn first_call(&self) -> Option<Span> {
+        self.first_call
+    }
+
+    /// After GROUPING SETS made group keys nullable (`schema` is the
+    /// aggregate's): the expressions below the windows take the new
+    /// nullability. A call typed NOT NULL from an argument that became
+    /// nullable is refused: Flink 2.3's planner fails on `MAX(k) OVER ()`
+    /// over a ROLLUP key k ("Conversion to relational algebra failed to
+    /// preserve datatypes", observed); LAG/LEAD without a default are
+    /// nullable anyway.
+    pub fn retype(&mut self, schema: &[Field]) -> BResult<()> {
+        self.extras = self
+            .extras
+            .iter()
+            .map(|e| super::grouping::retype(e, schema))
+            .collect();
+        let nullable = |c: usize| {
+            if c >= EXTRA {
+                self.extras[c - EXTRA].ty.nullable
+            } else {
+                schema.get(c).is_some_and(|f| f.ty.nullable)
+            }
+        };
+        let span = self.first_call.unwrap_or_default();
+        for (_, _, call) in &self.calls {
+            let widened = call.args.first().is_some_and(|&v| nullable(v)) && !call.ty.nullable;
+            match call.function {
+                _ if !widened => {}
+                OverFunction::Lag(_) | OverFunction::Lead(_) => {
+                    // A default over a nullable value, see bind_window_call.
+                    return Err(Diagnostic::unsupported(
+                        span,
+                        "LAG/LEAD with a default over a group key that GROUPING SETS, ROLLUP or CUBE make nullable (Flink 2.3 replaces NULL values with a default)",
+                    ));
+                }
+                OverFunction::Aggregate(AggregateFunction::Count) => {}
+                _ => {
+                    return Err(Diagnostic::error(
+                        span,
+                        "Conversion to relational algebra failed to preserve datatypes",
+                    )
+                    .with_note("this is Flink's message: its planner fails on a window call over a group key that GROUPING SETS, ROLLUP or CUBE make nullable"));
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -126,14 +191,23 @@ impl Binder<'_> {
                     "Aggregate functions over windows are not supported yet.",
                 )
                 .with_note("this is Flink's message"),
-                _ if cx.grouping.is_some() => Diagnostic::unsupported(
-                    span,
-                    "an OVER window in a grouped query (with GROUP BY or aggregate functions)",
-                ),
-                "SELECT" => Diagnostic::unsupported(span, "a window function call inside another"),
+                "SELECT" => Diagnostic::error(span, "Aggregate expressions cannot be nested")
+                    .with_note(
+                        "this is Flink's message (for a window call inside another's arguments)",
+                    ),
                 clause => Diagnostic::unsupported(span, &format!("an OVER window in {clause}")),
             });
         };
+        if collector.grouped && cx.grouping.is_none() {
+            // In a grouped query a window call binds in grouped mode; in
+            // plain mode it is inside an aggregate's argument.
+            self.over = Some(collector);
+            return Err(
+                Diagnostic::error(span, "Aggregate expressions cannot be nested").with_note(
+                    "this is Flink's message (for a window call inside an aggregate's argument)",
+                ),
+            );
+        }
         let result = self.bind_window_call(&mut collector, function, window, cx, span);
         self.over = Some(collector);
         result
@@ -155,24 +229,22 @@ impl Binder<'_> {
             Diagnostic::unsupported(span, &format!("{} as a window function", function.name))
         })?;
         let upper = name.to_ascii_uppercase();
-        let WindowType::WindowSpec(spec) = window else {
-            return Err(Diagnostic::unsupported(span, "named windows (OVER w)"));
-        };
-        if spec.window_name.is_some() {
-            return Err(Diagnostic::unsupported(span, "named windows (OVER w)"));
-        }
+        let spec = &resolve_window(&collector.named, window, span, 0)?;
         if function.filter.is_some() {
-            return Err(Diagnostic::unsupported(span, "FILTER on a window function"));
+            return Err(
+                Diagnostic::error(span, "OVER must be applied to aggregate function")
+                    .with_note("this is Flink's message: it takes no FILTER on a window call"),
+            );
         }
-        if function.null_treatment.is_some() {
-            return Err(match kind {
-                Kind::Value(_) => Diagnostic::error(
-                    span,
-                    format!("Cannot specify IGNORE NULLS or RESPECT NULLS following '{upper}'"),
-                )
-                .with_note("this is Flink's message"),
-                _ => Diagnostic::unsupported(span, &format!("IGNORE/RESPECT NULLS on {upper}")),
-            });
+        // Flink 2.3 accepts IGNORE/RESPECT NULLS on LAG and LEAD and then
+        // ignores it: `LAG(v) IGNORE NULLS` is `LAG(v)` (observed), so stmtc
+        // does the same. Other functions refuse it.
+        if function.null_treatment.is_some() && !matches!(kind, Kind::Offset { .. }) {
+            return Err(Diagnostic::error(
+                span,
+                format!("Cannot specify IGNORE NULLS or RESPECT NULLS following '{upper}'"),
+            )
+            .with_note("this is Flink's message"));
         }
         // Arguments bind over the input; a window call inside one is refused
         // (the collector is taken out meanwhile).
@@ -218,8 +290,9 @@ impl Binder<'_> {
                     if matches!(kind, Kind::Aggregate(AggregateFunction::Count))
                         && raw_args.len() == 1 => {}
                 FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => {
-                    let mut plain = ExprCx::plain(cx.scope, "SELECT");
-                    args.push((self.bind_expr(e, &mut plain, span)?, e));
+                    let mut arg_cx = sub_cx(cx, "SELECT");
+                    let bound = self.bind_expr(e, &mut arg_cx, span)?;
+                    args.push((no_subquery(bound)?, e));
                 }
                 _ => {
                     return Err(Diagnostic::error(
@@ -233,8 +306,8 @@ impl Binder<'_> {
         // PARTITION BY and ORDER BY.
         let mut partition = Vec::new();
         for p in &spec.partition_by {
-            let mut plain = ExprCx::plain(cx.scope, "PARTITION BY");
-            let bound = self.bind_expr(p, &mut plain, span)?;
+            let mut key_cx = sub_cx(cx, "PARTITION BY");
+            let bound = no_subquery(self.bind_expr(p, &mut key_cx, span)?)?;
             let c = collector.column_of(bound);
             if !partition.contains(&c) {
                 partition.push(c);
@@ -249,8 +322,8 @@ impl Binder<'_> {
                 Some(sql::OrderBySort::Desc) => true,
                 Some(_) => return Err(Diagnostic::unsupported(ispan, "ORDER BY ... USING")),
             };
-            let mut plain = ExprCx::plain(cx.scope, "ORDER BY");
-            let bound = self.bind_expr(&item.expr, &mut plain, ispan)?;
+            let mut key_cx = sub_cx(cx, "ORDER BY");
+            let bound = no_subquery(self.bind_expr(&item.expr, &mut key_cx, ispan)?)?;
             let is_constant = matches!(bound.kind, ExprKind::Literal(_));
             order_types.push((bound.ty, is_constant));
             order.push(SortKey {
@@ -314,8 +387,15 @@ impl Binder<'_> {
                 let n = match integer_literal(arg) {
                     Some(n) if n > 0 => n as u64,
                     Some(0) => {
-                        // Flink accepts NTILE(0) and fails at run time.
-                        return Err(Diagnostic::unsupported(span, "NTILE(0)"));
+                        // Flink accepts NTILE(0); its job fails on the first
+                        // row (observed), so stmtc refuses the job up front.
+                        return Err(Diagnostic::error(
+                            span,
+                            "NTILE(0): the number of buckets must be positive",
+                        )
+                        .with_note(
+                            "Flink 2.3 accepts it and its job fails at run time (\"/ by zero\")",
+                        ));
                     }
                     Some(_) => {
                         return Err(Diagnostic::error(
@@ -351,19 +431,14 @@ impl Binder<'_> {
                 }
                 let mut args = args.into_iter();
                 let (value, _) = args.next().expect("checked");
-                let offset = match args.next() {
-                    None => 1,
-                    Some((o, _)) => match integer_literal(&o) {
-                        Some(n) if n >= 0 => n as u64,
-                        _ => {
-                            return Err(Diagnostic::unsupported(
-                                o.span,
-                                &format!(
-                                "{upper} with an offset that is not a non-negative integer literal"
-                            ),
-                            ))
-                        }
-                    },
+                // A negative offset looks the other way (`LAG(v, -1)` is
+                // `LEAD(v, 1)`, as Flink 2.3 computes it).
+                let (offset, lead) = match args.next() {
+                    None => (1, lead),
+                    Some((o, _)) => {
+                        let n = lag_offset(&o, &upper)?;
+                        (n.unsigned_abs(), lead != (n < 0))
+                    }
                 };
                 let ty = value.ty;
                 let mut columns = vec![collector.column_of(value)];
@@ -435,18 +510,27 @@ impl Binder<'_> {
                 (OverFunction::Aggregate(a), columns, sig.result)
             }
         };
-        let k = collector.calls.len();
-        collector.calls.push((
-            partition,
-            order,
-            OverCall {
-                function,
-                args: arg_columns,
-                frame,
-                ty,
-                name: String::new(),
-            },
-        ));
+        let call = OverCall {
+            function,
+            args: arg_columns,
+            frame,
+            ty,
+            name: String::new(),
+        };
+        // The same call twice (a SELECT item and its ORDER BY, say) is
+        // computed once, so ORDER BY can sort on the item's column.
+        let k = match collector
+            .calls
+            .iter()
+            .position(|(p, o, c)| *p == partition && *o == order && *c == call)
+        {
+            Some(k) => k,
+            None => {
+                collector.calls.push((partition, order, call));
+                collector.first_call.get_or_insert(span);
+                collector.calls.len() - 1
+            }
+        };
         Ok(Expr {
             kind: ExprKind::Column(PLACEHOLDER + k),
             ty,
@@ -504,9 +588,42 @@ impl Binder<'_> {
                 return Err(flink("Data type of ORDER BY prohibits use of RANGE clause"));
             }
         }
-        let start = self.frame_bound(&frame.start_bound, unit, key, span)?;
-        let end_bound = self.frame_bound(&end, unit, key, span)?;
+        let (start, start_scale) = self.frame_bound(&frame.start_bound, unit, key, span)?;
+        let (end_bound, end_scale) = self.frame_bound(&end, unit, key, span)?;
+        // Both offsets and the key at one scale: the largest of theirs.
+        let key_scale = key
+            .and_then(|t| t.kind.decimal_precision_scale())
+            .map_or(0, |(_, s)| s);
+        let scale = key_scale.max(start_scale).max(end_scale);
+        let rescale = |b: FrameBound, from: u8| -> BResult<FrameBound> {
+            let up = |n: i64| {
+                10i64
+                    .checked_pow(u32::from(scale - from))
+                    .and_then(|f| n.checked_mul(f))
+                    .ok_or_else(|| Diagnostic::unsupported(span, "a RANGE offset this large"))
+            };
+            Ok(match b {
+                B::Preceding(n) => B::Preceding(up(n)?),
+                B::Following(n) => B::Following(up(n)?),
+                other => other,
+            })
+        };
         use FrameBound as B;
+        let start = rescale(start, start_scale)?;
+        let end_bound = rescale(end_bound, end_scale)?;
+        if let Some(ty) = key {
+            // The key, scaled to `scale`, must fit DECIMAL(38).
+            let digits = ty
+                .kind
+                .decimal_precision_scale()
+                .map_or(0, |(p, s)| u32::from(p - s));
+            if digits + u32::from(scale) > 38 {
+                return Err(Diagnostic::unsupported(
+                    span,
+                    &format!("a RANGE offset with {scale} decimals over a {ty} key (more than 38 digits)"),
+                ));
+            }
+        }
         // Flink 2.3 gives such RANGE frames no rows even when rows are in
         // reach (`RANGE BETWEEN 3 PRECEDING AND 1 PRECEDING`, observed).
         if unit == FrameUnit::Range
@@ -549,6 +666,7 @@ impl Binder<'_> {
             unit,
             start,
             end: end_bound,
+            scale,
         })
     }
 
@@ -558,11 +676,11 @@ impl Binder<'_> {
         unit: FrameUnit,
         key: Option<DataType>,
         span: Span,
-    ) -> BResult<FrameBound> {
+    ) -> BResult<(FrameBound, u8)> {
         let (offset, preceding) = match bound {
-            WindowFrameBound::CurrentRow => return Ok(FrameBound::CurrentRow),
-            WindowFrameBound::Preceding(None) => return Ok(FrameBound::UnboundedPreceding),
-            WindowFrameBound::Following(None) => return Ok(FrameBound::UnboundedFollowing),
+            WindowFrameBound::CurrentRow => return Ok((FrameBound::CurrentRow, 0)),
+            WindowFrameBound::Preceding(None) => return Ok((FrameBound::UnboundedPreceding, 0)),
+            WindowFrameBound::Following(None) => return Ok((FrameBound::UnboundedFollowing, 0)),
             WindowFrameBound::Preceding(Some(e)) => (e, true),
             WindowFrameBound::Following(Some(e)) => (e, false),
         };
@@ -595,67 +713,107 @@ impl Binder<'_> {
                     ))
                 }
             },
-            (FrameUnit::Range, Some(k)) if k.is_integer() => match offset.as_ref() {
-                sql::Expr::Value(v) if matches!(v.value, Value::Number(..)) => {
-                    let Value::Number(text, _) = &v.value else {
-                        unreachable!()
-                    };
-                    text.parse::<i64>().map_err(|_| {
-                        Diagnostic::unsupported(
-                            ospan,
-                            "a RANGE offset that is not an integer over an integer ORDER BY key",
-                        )
-                    })?
-                }
-                _ => {
-                    return Err(Diagnostic::unsupported(
-                        ospan,
-                        "a RANGE offset that is not a non-negative integer literal",
-                    ))
-                }
-            },
-            (
-                FrameUnit::Range,
-                Some(TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) | TypeKind::Date),
-            ) => {
-                // Flink 2.3 plans it, then its job fails: "Cannot cast
-                // TimestampData to Long" in the generated RangeBoundComparator.
-                return Err(Diagnostic::unsupported(
-                    ospan,
-                    "a RANGE offset over a TIMESTAMP or DATE ORDER BY key (Flink 2.3 fails to run it)",
-                ));
+            (FrameUnit::Range, Some(k)) => {
+                let (n, scale) = self.range_offset(offset, k, ospan)?;
+                let bound = if preceding {
+                    FrameBound::Preceding(n)
+                } else {
+                    FrameBound::Following(n)
+                };
+                return Ok((bound, scale));
             }
-            (FrameUnit::Range, _) => {
-                let ty = key.map_or_else(String::new, |t| format!(" {}", t.with_nullable(true)));
-                return Err(Diagnostic::unsupported(
+            (FrameUnit::Range, None) => {
+                return Err(Diagnostic::error(
                     ospan,
-                    &format!(
-                        "a RANGE offset over a{ty} ORDER BY key (stmtc supports integer keys)"
-                    ),
-                ));
+                    "Window specification must contain an ORDER BY clause",
+                ))
             }
         };
-        Ok(if preceding {
-            FrameBound::Preceding(n)
-        } else {
-            FrameBound::Following(n)
-        })
+        Ok((
+            if preceding {
+                FrameBound::Preceding(n)
+            } else {
+                FrameBound::Following(n)
+            },
+            0,
+        ))
     }
 
-    /// Builds the OVER nodes above `input` for the collected calls and
-    /// points the placeholders of `exprs` at their columns.
-    pub(crate) fn finish_over(
+    /// A RANGE offset over an ORDER BY key of kind `key`: its value and
+    /// scale (`1.5` is 15 at scale 1; an INTERVAL over a DATE key is in
+    /// milliseconds at scale 0).
+    fn range_offset(
+        &mut self,
+        offset: &sql::Expr,
+        key: TypeKind,
+        ospan: Span,
+    ) -> BResult<(i64, u8)> {
+        let mismatch = || {
+            Diagnostic::error(
+                ospan,
+                "Data Type mismatch between ORDER BY and RANGE clause",
+            )
+            .with_note("this is Flink's message")
+        };
+        match (key, offset) {
+            (TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_), sql::Expr::Interval(_)) => {
+                // Flink 2.3 plans it, then its job fails: "Cannot cast
+                // TimestampData to Long" in the generated RangeBoundComparator.
+                Err(Diagnostic::unsupported(
+                    ospan,
+                    "a RANGE offset over a TIMESTAMP ORDER BY key (Flink 2.3 fails to run it: \"Cannot cast TimestampData to Long\")",
+                ))
+            }
+            (TypeKind::Date, sql::Expr::Interval(interval)) => {
+                let bound = super::literals::interval(interval, ospan)?;
+                match bound.kind {
+                    // Flink compares the dates' milliseconds (observed:
+                    // INTERVAL '36' HOUR reaches back one day, not two).
+                    ExprKind::Literal(Literal::IntervalMillis(ms)) if ms >= 0 => Ok((ms, 0)),
+                    ExprKind::Literal(Literal::IntervalMillis(_)) => {
+                        Err(Diagnostic::unsupported(ospan, "a negative RANGE offset"))
+                    }
+                    _ => Err(Diagnostic::unsupported(
+                        ospan,
+                        "a YEAR/MONTH interval as a RANGE offset",
+                    )),
+                }
+            }
+            (k, sql::Expr::Interval(_)) if k.is_numeric() => Err(mismatch()),
+            (TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) | TypeKind::Date, _) => {
+                Err(mismatch())
+            }
+            (k, sql::Expr::Value(v)) if k.is_numeric() => {
+                let Value::Number(text, _) = &v.value else {
+                    return Err(mismatch());
+                };
+                decimal_text(text).ok_or_else(|| {
+                    Diagnostic::unsupported(
+                        ospan,
+                        &format!("the RANGE offset {text} (stmtc takes plain decimal digits that fit 18 digits)"),
+                    )
+                })
+            }
+            (k, sql::Expr::Value(_)) if k.is_numeric() => Err(mismatch()),
+            _ => Err(Diagnostic::unsupported(
+                ospan,
+                "a RANGE offset that is not a non-negative literal",
+            )),
+        }
+    }
+
+    /// Builds the OVER nodes above `input` for the collected calls; the
+    /// placeholders of the SELECT list and ORDER BY then resolve through
+    /// [`WindowColumns::resolve`].
+    fn finish_over(
         &mut self,
         collector: OverCollector,
         input: Rel,
-        exprs: &mut [Expr],
         span: Span,
-    ) -> Rel {
-        let OverCollector {
-            input_arity,
-            extras,
-            calls,
-        } = collector;
+    ) -> (Rel, WindowColumns) {
+        let OverCollector { extras, calls, .. } = collector;
+        let base = input.schema.len();
+        let extra = |c: usize| if c >= EXTRA { base + (c - EXTRA) } else { c };
         let mut rel = if extras.is_empty() {
             input
         } else {
@@ -677,6 +835,21 @@ impl Binder<'_> {
             }));
             project(input, items, names, span)
         };
+        let calls: Vec<(Vec<usize>, Vec<SortKey>, OverCall)> = calls
+            .into_iter()
+            .map(|(p, o, mut call)| {
+                call.args = call.args.iter().map(|&c| extra(c)).collect();
+                let p = p.into_iter().map(extra).collect();
+                let o = o
+                    .into_iter()
+                    .map(|k| SortKey {
+                        column: extra(k.column),
+                        ..k
+                    })
+                    .collect();
+                (p, o, call)
+            })
+            .collect();
         // One OVER node per specification, in order of first use.
         let mut specs: Vec<(Vec<usize>, Vec<SortKey>)> = Vec::new();
         for (p, o, _) in &calls {
@@ -713,22 +886,253 @@ impl Binder<'_> {
                 span,
             };
         }
-        let _ = input_arity;
-        for e in exprs.iter_mut() {
-            resolve_placeholders(e, &position);
-        }
-        rel
+        (rel, WindowColumns { position })
     }
 }
 
-fn resolve_placeholders(e: &mut Expr, position: &[usize]) {
-    if let ExprKind::Column(c) = &mut e.kind {
-        if *c >= PLACEHOLDER {
-            *c = position[*c - PLACEHOLDER];
+impl Binder<'_> {
+    /// A WINDOW clause names each window once.
+    pub(crate) fn check_window_clause(
+        &self,
+        named: &[sql::NamedWindowDefinition],
+        span: Span,
+    ) -> BResult<()> {
+        for (i, def) in named.iter().enumerate() {
+            if named[..i].iter().any(|d| d.0.value == def.0.value) {
+                return Err(Diagnostic::error(
+                    self.span(def.0.span, span),
+                    "Duplicate window names not allowed",
+                )
+                .with_note("this is Flink's message"));
+            }
         }
-        return;
+        Ok(())
     }
-    map_children(e, &mut |child| resolve_placeholders(child, position));
+
+    /// The OVER nodes of `windows` above `input` (nothing when it has no
+    /// calls), with the placeholders of the SELECT list `exprs` and of the
+    /// hidden ORDER BY `keys` pointed at their columns.
+    pub(crate) fn apply_windows(
+        &mut self,
+        windows: OverCollector,
+        input: Rel,
+        exprs: &mut [Expr],
+        keys: Option<Vec<OrderKey>>,
+        span: Span,
+    ) -> (Rel, Option<Vec<OrderKey>>) {
+        if windows.is_empty() {
+            return (input, keys);
+        }
+        let (rel, columns) = self.finish_over(windows, input, span);
+        for e in exprs.iter_mut() {
+            columns.resolve(e);
+        }
+        let keys = keys.map(|keys| {
+            keys.into_iter()
+                .map(|mut k| {
+                    if let KeyExpr::Hidden(e) = &mut k.key {
+                        columns.resolve(e);
+                    }
+                    k
+                })
+                .collect()
+        });
+        (rel, keys)
+    }
+}
+
+/// Where each window call's value is, once the OVER nodes exist.
+pub(crate) struct WindowColumns {
+    position: Vec<usize>,
+}
+
+impl WindowColumns {
+    /// Points the window placeholders of `e` at the calls' columns.
+    pub(crate) fn resolve(&self, e: &mut Expr) {
+        if let ExprKind::Column(c) = &mut e.kind {
+            if *c >= PLACEHOLDER {
+                *c = self.position[*c - PLACEHOLDER];
+            }
+            return;
+        }
+        map_children(e, &mut |child| self.resolve(child));
+    }
+}
+
+/// The specification of `OVER w` or `OVER (w ...)`: the named window's,
+/// with what the reference adds, as Calcite (Flink's validator) merges them.
+fn resolve_window(
+    named: &[sql::NamedWindowDefinition],
+    window: &WindowType,
+    span: Span,
+    depth: usize,
+) -> BResult<sql::WindowSpec> {
+    let flink =
+        |message: String| Diagnostic::error(span, message).with_note("this is Flink's message");
+    let lookup = |name: &sql::Ident| -> BResult<sql::WindowSpec> {
+        if depth > named.len() {
+            return Err(Diagnostic::error(
+                span,
+                format!("window '{name}' is defined through itself"),
+            ));
+        }
+        let def = named
+            .iter()
+            .find(|d| d.0.value == name.value)
+            .ok_or_else(|| flink(format!("Window '{}' not found", name.value)))?;
+        let window = match &def.1 {
+            sql::NamedWindowExpr::NamedWindow(other) => WindowType::NamedWindow(other.clone()),
+            sql::NamedWindowExpr::WindowSpec(spec) => WindowType::WindowSpec(spec.clone()),
+        };
+        resolve_window(named, &window, span, depth + 1)
+    };
+    match window {
+        WindowType::NamedWindow(name) => lookup(name),
+        WindowType::WindowSpec(spec) => {
+            let Some(base) = &spec.window_name else {
+                return Ok(spec.clone());
+            };
+            let base = lookup(base)?;
+            if !spec.partition_by.is_empty() {
+                return Err(flink(
+                    "PARTITION BY not allowed with existing window reference".into(),
+                ));
+            }
+            if !spec.order_by.is_empty() && !base.order_by.is_empty() {
+                return Err(flink(
+                    "ORDER BY not allowed in both base and referenced windows".into(),
+                ));
+            }
+            if base.window_frame.is_some() {
+                return Err(flink(
+                    "Referenced window cannot have framing declarations".into(),
+                ));
+            }
+            if spec.window_frame.is_some() {
+                // Flink 2.3 drops such a frame: `COUNT(*) OVER (w ROWS 1
+                // PRECEDING)` counted every row up to the current one
+                // (observed), as `ROWS UNBOUNDED PRECEDING` would.
+                return Err(Diagnostic::unsupported(
+                    span,
+                    "a frame on a reference to a named window, OVER (w ROWS ...) (Flink 2.3 ignores the frame; put it in the WINDOW definition)",
+                ));
+            }
+            Ok(sql::WindowSpec {
+                window_name: None,
+                partition_by: base.partition_by,
+                order_by: if spec.order_by.is_empty() {
+                    base.order_by
+                } else {
+                    spec.order_by.clone()
+                },
+                window_frame: spec.window_frame.clone(),
+            })
+        }
+    }
+}
+
+/// Whether a window function call appears anywhere inside `expr`.
+pub(crate) fn contains_window(expr: &sql::Expr) -> bool {
+    super::expr::contains_call(
+        expr,
+        &|e| matches!(e, sql::Expr::Function(f) if f.over.is_some()),
+    )
+}
+
+/// Where a window call's arguments and keys bind: over the FROM clause, or
+/// in grouped mode over the aggregate's rows.
+fn sub_cx<'c>(cx: &'c mut ExprCx<'_>, clause: &'static str) -> ExprCx<'c> {
+    ExprCx {
+        scope: cx.scope,
+        clause,
+        grouping: cx.grouping.as_deref_mut(),
+    }
+}
+
+/// Refuses a scalar subquery inside a window call: its value is joined to
+/// the rows only after the windows' inputs are computed.
+fn no_subquery(e: Expr) -> BResult<Expr> {
+    if super::subquery::has_placeholder(&e) {
+        // Flink 2.3 fails while planning it: "not found: $SCALAR_QUERY(...)".
+        return Err(Diagnostic::error(
+            e.span,
+            "a scalar subquery inside a window function's arguments, PARTITION BY or ORDER BY",
+        )
+        .with_note("Flink 2.3's planner fails on it (\"not found: $SCALAR_QUERY\")"));
+    }
+    Ok(e)
+}
+
+/// A non-negative decimal literal's digits and scale (`1.50` is 150 at
+/// scale 2), if it has no exponent and fits an i64.
+fn decimal_text(text: &str) -> Option<(i64, u8)> {
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    if int.is_empty() && frac.is_empty()
+        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+        || int.len() + frac.len() > 18
+    {
+        return None;
+    }
+    let digits = format!("{int}{frac}");
+    Some((digits.parse().ok()?, u8::try_from(frac.len()).ok()?))
+}
+
+/// The offset of a LAG/LEAD: a constant integer expression (`2`, `-1`,
+/// `1 + 1`, `CAST(1 AS BIGINT)`), as Flink's planner folds it.
+fn lag_offset(o: &Expr, function: &str) -> BResult<i64> {
+    if o.ty.is_null_type() {
+        // Flink 2.3 fails planning it (a NullPointerException).
+        return Err(Diagnostic::error(
+            o.span,
+            format!("the offset of {function} must not be NULL"),
+        ));
+    }
+    if !o.ty.is_numeric() {
+        return Err(Diagnostic::error(
+            o.span,
+            format!("Cannot apply '{function}' to arguments of this type: its offset must be an integer"),
+        )
+        .with_note("Flink refuses it: \"Cannot apply 'LAG' to arguments of type 'LAG(<INTEGER>, <CHAR(1)>)'\""));
+    }
+    if !o.ty.kind.is_integer() {
+        return Err(Diagnostic::unsupported(
+            o.span,
+            &format!("{function} with a non-integer offset (Flink 2.3 gives NULL for every row)"),
+        ));
+    }
+    constant_integer(o).ok_or_else(|| {
+        Diagnostic::unsupported(
+            o.span,
+            &format!("{function} with an offset that is not constant (Flink 2.3 plans it and its job then fails: \"cannot assign instance of java.lang.invoke.SerializedLambda to field ...OffsetOverFrame.calcOffsetFunc\")"),
+        )
+    })
+}
+
+/// The value of a constant integer expression: literals, negation, `+ - *`
+/// and casts between integer types (None on overflow or anything else).
+fn constant_integer(e: &Expr) -> Option<i64> {
+    use crate::ir::{BinaryOp, UnaryOp};
+    if !e.ty.kind.is_integer() {
+        return None;
+    }
+    match &e.kind {
+        ExprKind::Literal(Literal::Integer(v)) => Some(*v),
+        ExprKind::Unary {
+            op: UnaryOp::Negate,
+            operand,
+        } => constant_integer(operand)?.checked_neg(),
+        ExprKind::Binary { op, left, right } => {
+            let (l, r) = (constant_integer(left)?, constant_integer(right)?);
+            match op {
+                BinaryOp::Plus => l.checked_add(r),
+                BinaryOp::Minus => l.checked_sub(r),
+                BinaryOp::Multiply => l.checked_mul(r),
+                _ => None,
+            }
+        }
+        ExprKind::Cast { operand, .. } => constant_integer(operand),
+        _ => None,
+    }
 }
 
 /// An integer literal (possibly negated) as written.

@@ -384,12 +384,15 @@ impl Binder<'_> {
             (!select.cluster_by.is_empty(), "CLUSTER BY"),
             (!select.distribute_by.is_empty(), "DISTRIBUTE BY"),
             (!select.sort_by.is_empty(), "SORT BY"),
-            (!select.named_window.is_empty(), "WINDOW"),
             (select.qualify.is_some(), "QUALIFY"),
             (select.exclude.is_some(), "EXCLUDE"),
         ];
         if let Some((_, what)) = unsupported_clause.iter().find(|(present, _)| *present) {
             self.error(Diagnostic::unsupported(span, &format!("the {what} clause")));
+            return None;
+        }
+        if let Err(d) = self.check_window_clause(&select.named_window, span) {
+            self.error(d);
             return None;
         }
         let distinct = match &select.distinct {
@@ -464,7 +467,6 @@ impl Binder<'_> {
             });
 
         let rel = if grouped {
-            // No window calls in a grouped SELECT (yet): `over` stays unset.
             self.bind_grouped_select(
                 select,
                 group_exprs,
@@ -481,7 +483,7 @@ impl Binder<'_> {
             let mut names = Vec::new();
             let mut ok = true;
             self.open_subquery_frame();
-            self.over = Some(super::over::OverCollector::new(scope.columns.len()));
+            self.over = Some(super::over::OverCollector::new(false, &select.named_window));
             for (i, item) in select.projection.iter().enumerate() {
                 match self.select_item(item, i, &scope, None, span) {
                     Ok(items) => {
@@ -496,35 +498,37 @@ impl Binder<'_> {
                     }
                 }
             }
-            let windows = self.over.take().unwrap_or_default();
             if !ok {
                 self.drop_subquery_frame();
                 return None;
             }
-            let width = input.schema.len();
             let input = self.close_subquery_frame(input, &mut exprs);
-            let input = if windows.is_empty() {
-                input
-            } else if input.schema.len() != width {
-                self.error(Diagnostic::unsupported(
-                    span,
-                    "window calls and scalar subqueries in one SELECT list",
-                ));
-                return None;
-            } else {
-                self.finish_over(windows, input, &mut exprs, span)
-            };
-            if let Some(order_by) = order_by {
-                if !correlated.is_empty() {
+            // ORDER BY may hold window calls too: the collector stays set.
+            let keys = match order_by {
+                Some(_) if !correlated.is_empty() => {
                     self.error(Diagnostic::unsupported(
                         span,
                         "ORDER BY in a correlated subquery",
                     ));
                     return None;
                 }
-                let keys = self.bind_select_order_by(
+                Some(order_by) => Some(self.bind_select_order_by(
                     order_by, select, &exprs, &names, &scope, None, distinct, span,
-                )?;
+                )?),
+                None => None,
+            };
+            let windows = self.over.take().unwrap_or_default();
+            if !windows.is_empty() && !correlated.is_empty() {
+                // Its correlation conditions become join keys above it, so
+                // the windows would see the rows of every outer row.
+                self.error(Diagnostic::unsupported(
+                    windows.first_call().unwrap_or(span),
+                    "a window call in a correlated subquery",
+                ));
+                return None;
+            }
+            let (input, keys) = self.apply_windows(windows, input, &mut exprs, keys, span);
+            if let Some(keys) = keys {
                 return Some(sorted_projection(input, exprs, names, keys, distinct, span));
             }
             if !correlated.is_empty() {
@@ -618,6 +622,8 @@ impl Binder<'_> {
         let mut exprs = Vec::new();
         let mut names = Vec::new();
         self.open_grouped_subquery_frame();
+        // Window calls run over the aggregate's rows (after HAVING).
+        self.over = Some(super::over::OverCollector::new(true, &select.named_window));
         for (i, item) in select.projection.iter().enumerate() {
             match self.select_item(item, i, &scope, Some(&mut grouping), span) {
                 Ok(items) => {
@@ -632,6 +638,9 @@ impl Binder<'_> {
                 }
             }
         }
+        // Not in HAVING (Flink: "Aggregate functions over windows are not
+        // supported yet."), again in ORDER BY.
+        let windows = self.over.take();
         let having = match &select.having {
             Some(h) => {
                 let mut cx = ExprCx {
@@ -668,6 +677,7 @@ impl Binder<'_> {
             self.drop_subquery_frame();
             return None;
         }
+        self.over = windows;
         let order_keys = match order_by {
             Some(order_by) => Some(self.bind_select_order_by(
                 order_by,
@@ -681,7 +691,19 @@ impl Binder<'_> {
             )?),
             None => None,
         };
-        // keys ++ args, then aggregate, then HAVING, then the SELECT list.
+        let mut windows = self.over.take().unwrap_or_default();
+        if !windows.is_empty() && !outer_sides.is_empty() {
+            self.error(Diagnostic::unsupported(
+                windows.first_call().unwrap_or(span),
+                "a window call in a correlated subquery",
+            ));
+            return None;
+        }
+        // With grouping sets the SELECT list is retyped again once the
+        // window columns are in place.
+        let retype_windows = sets.is_some() && !windows.is_empty();
+        // keys ++ args, then aggregate, then HAVING, then the windows, then
+        // the SELECT list.
         let mut pre_exprs = keys;
         pre_exprs.extend(grouping.args.iter().cloned().map(|mut a| {
             a.span = span;
@@ -715,8 +737,6 @@ impl Binder<'_> {
                 order_keys,
             ),
             Some(sets) => {
-                use super::grouping::retype;
-                use super::order_by::{KeyExpr, OrderKey};
                 let aggregate = super::grouping::grouping_sets_aggregate(
                     pre,
                     key_count,
@@ -725,28 +745,15 @@ impl Binder<'_> {
                     sets,
                     span,
                 );
-                let having = having.map(|h| retype(&h, &aggregate.schema));
-                let exprs: Vec<Expr> = exprs.iter().map(|e| retype(e, &aggregate.schema)).collect();
-                let outputs: Vec<Field> = exprs
-                    .iter()
-                    .map(|e| Field {
-                        name: String::new(),
-                        ty: e.ty,
-                    })
-                    .collect();
-                let order_keys = order_keys.map(|keys| {
-                    keys.into_iter()
-                        .map(|k| OrderKey {
-                            key: match k.key {
-                                KeyExpr::Output(e) => KeyExpr::Output(retype(&e, &outputs)),
-                                KeyExpr::Hidden(e) => {
-                                    KeyExpr::Hidden(retype(&e, &aggregate.schema))
-                                }
-                            },
-                            ..k
-                        })
-                        .collect()
-                });
+                let having = having.map(|h| super::grouping::retype(&h, &aggregate.schema));
+                // Group keys are nullable now: so are the windows' inputs
+                // (some calls are refused, see OverCollector::retype).
+                if let Err(d) = windows.retype(&aggregate.schema) {
+                    self.error(d);
+                    return None;
+                }
+                let (exprs, order_keys) =
+                    super::grouping::retype_select(exprs, order_keys, &aggregate.schema);
                 (aggregate, having, exprs, order_keys)
             }
         };
@@ -758,6 +765,13 @@ impl Binder<'_> {
         let aggregate = match having {
             Some(h) => filter(aggregate, h),
             None => aggregate,
+        };
+        let (aggregate, order_keys) =
+            self.apply_windows(windows, aggregate, &mut exprs, order_keys, span);
+        let (mut exprs, order_keys) = if retype_windows {
+            super::grouping::retype_select(exprs, order_keys, &aggregate.schema)
+        } else {
+            (exprs, order_keys)
         };
         if outer_sides.is_empty() {
             return Some(match order_keys {
@@ -932,12 +946,21 @@ impl Binder<'_> {
                 JoinKind::Full => (true, true),
             };
             let joined_scope = scope.clone().concat(right_scope.clone());
+            let left_width = rel.schema.len();
             let condition = match constraint {
                 None => true_literal(jspan),
                 Some(JoinConstraint::On(on)) => {
+                    // Uncorrelated subqueries of ON join the left input.
+                    self.open_subquery_frame();
                     let mut cx = ExprCx::plain(&joined_scope, "ON");
                     let bound = self.bind_condition(on, &mut cx, jspan);
-                    self.report(bound)?
+                    let Some(condition) = self.report(bound) else {
+                        self.drop_subquery_frame();
+                        return None;
+                    };
+                    let (left, condition) = self.close_on_subqueries(rel, condition, jspan)?;
+                    rel = left;
+                    condition
                 }
                 Some(JoinConstraint::None) => {
                     self.error(
@@ -954,6 +977,7 @@ impl Binder<'_> {
                     return None;
                 }
             };
+            let extra = rel.schema.len() - left_width;
             let out_scope = Scope {
                 columns: scope
                     .columns
@@ -988,6 +1012,21 @@ impl Binder<'_> {
                 schema,
                 span: jspan,
             };
+            if extra > 0 {
+                // Drop the values that ON's subqueries appended to the left.
+                let kept =
+                    (0..rel.schema.len()).filter(|&i| i < left_width || i >= left_width + extra);
+                let exprs = kept
+                    .clone()
+                    .map(|i| Expr {
+                        kind: ExprKind::Column(i),
+                        ty: rel.schema[i].ty,
+                        span: jspan,
+                    })
+                    .collect();
+                let names = kept.map(|i| rel.schema[i].name.clone()).collect();
+                rel = project(rel, exprs, names, jspan);
+            }
             scope = out_scope;
         }
         Some((rel, scope))

@@ -255,6 +255,7 @@ fn intersect_or_except_all(
         unit: FrameUnit::Rows,
         start: FrameBound::UnboundedPreceding,
         end: FrameBound::UnboundedFollowing,
+        scale: 0,
     };
     let call = |function: OverFunction, args: Vec<usize>, name: &str| OverCall {
         function,

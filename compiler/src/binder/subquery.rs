@@ -10,7 +10,10 @@
 //!   is kept by `x NOT IN (...)` only when no row of the set compares TRUE or
 //!   NULL with it, which is SQL's NULL rule.
 //!   An uncorrelated `NOT IN` / `<> ALL` over nullable values is instead a
-//!   NULL-aware hash anti join (`not_in.rs`).
+//!   NULL-aware hash anti join (`not_in.rs`). Inside other expressions
+//!   (under OR, in CASE, in the SELECT list) they are BOOLEAN values read
+//!   from left joins with the subquery's distinct keys and counts
+//!   (`mark.rs`).
 //! - A scalar subquery `(SELECT ...)` becomes a join that appends its value:
 //!   uncorrelated, an inner join with its one row (a global aggregate has
 //!   exactly one; anything else goes through `SINGLE_VALUE`, which fails at
@@ -41,6 +44,7 @@ use crate::types::{DataType, TypeKind};
 
 type BResult<T> = Result<T, Diagnostic>;
 
+mod mark;
 mod not_in;
 
 /// Column numbers at and above this refer to the enclosing query's scope
@@ -71,15 +75,20 @@ pub(crate) struct SubqueryState {
     next_value: usize,
 }
 
-/// A scalar subquery's join, waiting for the clause to finish.
+/// A subquery's joins (a scalar subquery has one, a mark subquery up to
+/// two), waiting for the clause to finish.
 struct Pending {
     value: usize,
-    kind: JoinKind,
-    rel: Rel,
-    /// Over input columns and `SUB + k` for the subquery's columns.
-    condition: Expr,
+    /// Applied in order. Their conditions are over input columns and
+    /// `SUB + k`, the columns of the joined subqueries in order (the first
+    /// join's right side, then the second's).
+    joins: Vec<(JoinKind, Rel, Expr)>,
     /// The subquery's value, over input columns and `SUB + k`.
     expr: Expr,
+    /// Joins that are built from the clause's input itself (`mark.rs`: an
+    /// EXISTS whose correlation is not only `inner = outer`), instead of
+    /// `joins`.
+    over_input: Option<mark::OverInput>,
 }
 
 /// A correlated subquery's shape, from its SELECT.
@@ -248,7 +257,7 @@ enum Predicate<'q> {
     },
 }
 
-fn comparison_op(op: &BinaryOperator) -> Option<BinaryOp> {
+pub(crate) fn comparison_op(op: &BinaryOperator) -> Option<BinaryOp> {
     Some(match op {
         BinaryOperator::Eq => BinaryOp::Eq,
         BinaryOperator::NotEq => BinaryOp::NotEq,
@@ -402,6 +411,18 @@ impl Binder<'_> {
         }
     }
 
+    /// Whether a join registered in the current frame since `mark` reads
+    /// the clause's input columns (not only its subquery's).
+    pub(crate) fn subqueries_read_input(&self, mark: usize) -> bool {
+        let Some(Some(f)) = self.subq.frames.last() else {
+            return false;
+        };
+        f.iter().skip(mark).any(|p| {
+            let reads = |e: &Expr| any_column(e, &|c| c < OUTER);
+            reads(&p.expr) || p.joins.iter().any(|(_, _, c)| reads(c))
+        })
+    }
+
     pub(crate) fn subquery_rewind(&mut self, mark: usize) {
         if let Some(Some(f)) = self.subq.frames.last_mut() {
             f.truncate(mark);
@@ -418,12 +439,19 @@ impl Binder<'_> {
     pub(crate) fn close_subquery_frame(&mut self, mut input: Rel, exprs: &mut [Expr]) -> Rel {
         let pending = self.pop_frame().flatten().unwrap_or_default();
         let mut values: Vec<(usize, Expr)> = Vec::new();
+        // The clause's own input, before the joins below append columns.
+        let clause_input = input.clone();
         for p in pending {
             let n = input.schema.len();
             let shift = |c: usize| if c >= SUB { n + (c - SUB) } else { c };
-            let condition = remap(p.condition, &shift);
+            let joins = match p.over_input {
+                Some(d) => d.joins(&clause_input),
+                None => p.joins,
+            };
+            for (kind, rel, condition) in joins {
+                input = join(kind, input, rel, remap(condition, &shift));
+            }
             values.push((p.value, remap(p.expr, &shift)));
-            input = join(p.kind, input, p.rel, condition);
         }
         if !values.is_empty() {
             for e in exprs.iter_mut() {
@@ -437,6 +465,53 @@ impl Binder<'_> {
             }
         }
         input
+    }
+
+    /// Closes the frame of a join's ON: its subqueries must not read the
+    /// joined rows (uncorrelated scalar subqueries, EXISTS); their values are
+    /// appended to `left`, and `condition`'s right-side columns move past
+    /// them. Returns the widened left input and the condition.
+    pub(crate) fn close_on_subqueries(
+        &mut self,
+        left: Rel,
+        condition: Expr,
+        span: Span,
+    ) -> Option<(Rel, Expr)> {
+        if self.subquery_mark() == 0 {
+            self.pop_frame();
+            return Some((left, condition));
+        }
+        if self.subqueries_read_input(0)
+            || matches!(self.subq.frames.last(), Some(Some(f)) if f.iter().any(|p| p.over_input.is_some()))
+        {
+            self.pop_frame();
+            self.error(Diagnostic::unsupported(
+                span,
+                "a subquery in ON that refers to the joined tables",
+            ));
+            return None;
+        }
+        let width = left.schema.len();
+        // Right-side columns wait in the OUTER range (unused in ON) while
+        // the left input widens.
+        let parked = remap(condition, &|c| {
+            if (width..VALUE).contains(&c) {
+                OUTER + c
+            } else {
+                c
+            }
+        });
+        let mut exprs = vec![parked];
+        let left = self.close_subquery_frame(left, &mut exprs);
+        let extra = left.schema.len() - width;
+        let condition = remap(exprs.pop().expect("one"), &|c| {
+            if (OUTER..VALUE).contains(&c) {
+                c - OUTER + extra
+            } else {
+                c
+            }
+        });
+        Some((left, condition))
     }
 
     /// Resolves a column of the enclosing query while a correlated WHERE
@@ -944,44 +1019,7 @@ impl Binder<'_> {
                 column(SUB, value_ty, span),
             )
         } else {
-            let width = scope.columns.len();
-            // Each conjunct is `subquery column = enclosing expression`.
-            let mut pairs = Vec::new();
-            for c in &sub.corr {
-                if any_column(c, &|i| i >= OUTER && i - OUTER >= width) {
-                    return Err(Diagnostic::unsupported(
-                        c.span.to(span),
-                        "a subquery that refers to a query two or more levels out",
-                    ));
-                }
-                let pair = match &c.kind {
-                    ExprKind::Binary {
-                        op: BinaryOp::Eq,
-                        left,
-                        right,
-                    } => match (&left.kind, &right.kind) {
-                        (ExprKind::Column(k), _)
-                            if *k < OUTER && !any_column(right, &|i| i < OUTER) =>
-                        {
-                            Some((*k, (**right).clone()))
-                        }
-                        (_, ExprKind::Column(k))
-                            if *k < OUTER && !any_column(left, &|i| i < OUTER) =>
-                        {
-                            Some((*k, (**left).clone()))
-                        }
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                match pair {
-                    Some(p) => pairs.push(p),
-                    None => return Err(Diagnostic::unsupported(
-                        c.span,
-                        "a correlation condition other than `inner = outer` in a scalar subquery",
-                    )),
-                }
-            }
+            let pairs = correlation_pairs(&sub, scope.columns.len(), "a scalar subquery", span)?;
             let outer_expr = |o: Expr| remap(o, &|i| i - OUTER);
             if sub.global_aggregate {
                 let condition = pairs
@@ -1040,8 +1078,15 @@ impl Binder<'_> {
                 (JoinKind::Left, grouped, and_all(condition, span), expr)
             }
         };
+        Ok(self.push_pending(vec![(kind, rel, condition)], expr))
+    }
+
+    /// Registers a subquery's joins in the current frame (which must take
+    /// subqueries); returns the placeholder that stands for `expr`.
+    fn push_pending(&mut self, joins: Vec<(JoinKind, Rel, Expr)>, expr: Expr) -> Expr {
         let value = self.subq.next_value;
         self.subq.next_value += 1;
+        let placeholder = column(VALUE + value, expr.ty, expr.span);
         let frame = self
             .subq
             .frames
@@ -1050,13 +1095,58 @@ impl Binder<'_> {
             .expect("checked");
         frame.push(Pending {
             value,
-            kind,
-            rel,
-            condition,
+            joins,
             expr,
+            over_input: None,
         });
-        Ok(column(VALUE + value, value_ty, span))
+        placeholder
     }
+}
+
+/// A correlated subquery's conjuncts as pairs (its output column, the
+/// enclosing expression over `OUTER + i`): each must be `inner column =
+/// enclosing expression` over the enclosing query (`width` columns) only.
+fn correlation_pairs(
+    sub: &BoundSub,
+    width: usize,
+    what: &str,
+    span: Span,
+) -> BResult<Vec<(usize, Expr)>> {
+    let mut pairs = Vec::new();
+    for c in &sub.corr {
+        if any_column(c, &|i| i >= OUTER && i - OUTER >= width) {
+            return Err(Diagnostic::unsupported(
+                c.span.to(span),
+                "a subquery that refers to a query two or more levels out",
+            ));
+        }
+        let pair = match &c.kind {
+            ExprKind::Binary {
+                op: BinaryOp::Eq,
+                left,
+                right,
+            } => match (&left.kind, &right.kind) {
+                (ExprKind::Column(k), _) if *k < OUTER && !any_column(right, &|i| i < OUTER) => {
+                    Some((*k, (**right).clone()))
+                }
+                (_, ExprKind::Column(k)) if *k < OUTER && !any_column(left, &|i| i < OUTER) => {
+                    Some((*k, (**left).clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        match pair {
+            Some(p) => pairs.push(p),
+            None => {
+                return Err(Diagnostic::unsupported(
+                    c.span,
+                    &format!("a correlation condition other than `inner = outer` in {what}"),
+                ))
+            }
+        }
+    }
+    Ok(pairs)
 }
 
 fn eq(l: Expr, r: Expr) -> Expr {

@@ -293,23 +293,48 @@ impl Gen<'_> {
                 return Err("internal: a RANGE offset without a single ORDER BY key".to_string());
             };
             let c = col_ident(k.column);
-            let to_i64 = match input[k.column].ty.kind {
-                kind if kind.is_integer() => quote!(r.#c.map(|v| v as i64)),
-                TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) => {
-                    quote!(r.#c.map(|v| v.millis))
+            // Keys as integers in the offsets' unit: 10^-scale of a number,
+            // milliseconds of a date or timestamp.
+            let up = |v: TokenStream, from: u8| -> GenResult<TokenStream> {
+                match 10i128.checked_pow(u32::from(frame.scale.saturating_sub(from))) {
+                    Some(1) => Ok(v),
+                    Some(f) => Ok(quote!(#v * #f)),
+                    None => Err("internal: RANGE offset scale out of range".to_string()),
                 }
-                TypeKind::Date => quote!(r.#c.map(|v| v.0 as i64)),
+            };
+            let keys = format_ident!("k{}", i);
+            let scale = frame.scale;
+            let float = |ty: TokenStream, variant: TokenStream| {
+                (
+                    quote!(let #keys: Vec<Option<#ty>> = part.iter().map(|r| r.#c).collect();),
+                    quote!(rt::ops::over::RangeKeys::#variant { keys: &#keys, scale: #scale }),
+                )
+            };
+            let exact = |v: TokenStream| {
+                (
+                    quote!(let #keys: Vec<Option<i128>> = part.iter().map(|r| r.#c.map(|v| #v)).collect();),
+                    quote!(rt::ops::over::RangeKeys::Exact(&#keys)),
+                )
+            };
+            let (key_stmt, range_keys) = match input[k.column].ty.kind {
+                kind if kind.is_integer() => exact(up(quote!(v as i128), 0)?),
+                TypeKind::Decimal { scale, .. } => exact(up(quote!(v.0), scale)?),
+                TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_) => {
+                    exact(quote!(v.millis as i128))
+                }
+                TypeKind::Date => exact(quote!(v.0 as i128 * 86_400_000)),
+                TypeKind::Double => float(quote!(f64), quote!(Double)),
+                TypeKind::Float => float(quote!(f32), quote!(Float)),
                 other => {
                     return Err(format!(
                         "RANGE offsets over a {other:?} key are not supported by code generation"
                     ))
                 }
             };
-            let keys = format_ident!("k{}", i);
             let desc = k.descending;
             (
-                quote!(let #keys: Vec<Option<i64>> = part.iter().map(|r| #to_i64).collect();),
-                quote!(Some(rt::ops::over::RangeKey { keys: &#keys, descending: #desc })),
+                key_stmt,
+                quote!(Some(rt::ops::over::RangeKey { keys: #range_keys, descending: #desc })),
             )
         } else {
             (quote!(), quote!(None))

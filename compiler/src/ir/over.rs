@@ -72,6 +72,9 @@ pub struct Frame {
     pub unit: FrameUnit,
     pub start: FrameBound,
     pub end: FrameBound,
+    /// RANGE offsets count units of 10^-scale of the ORDER BY key (`1.5
+    /// PRECEDING` over an INT key is 15 at scale 1); 0 otherwise.
+    pub scale: u8,
 }
 
 impl Frame {
@@ -82,6 +85,7 @@ impl Frame {
         unit: FrameUnit::Range,
         start: FrameBound::UnboundedPreceding,
         end: FrameBound::CurrentRow,
+        scale: 0,
     };
 
     pub fn describe(&self) -> String {
@@ -91,8 +95,8 @@ impl Frame {
         };
         format!(
             "{unit} BETWEEN {} AND {}",
-            self.start.describe(),
-            self.end.describe()
+            self.start.describe(self.scale),
+            self.end.describe(self.scale)
         )
     }
 }
@@ -104,8 +108,8 @@ pub enum FrameUnit {
 }
 
 /// A frame boundary; offsets are row counts (ROWS) or a distance in the
-/// ORDER BY key's unit (RANGE: the integer value, milliseconds for
-/// TIMESTAMP, days for DATE).
+/// ORDER BY key's unit (RANGE: the numeric value in units of 10^-scale,
+/// milliseconds for DATE).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FrameBound {
     UnboundedPreceding,
@@ -116,12 +120,21 @@ pub enum FrameBound {
 }
 
 impl FrameBound {
-    pub fn describe(&self) -> String {
+    /// The bound as written, its offset in units of 10^-scale.
+    pub fn describe(&self, scale: u8) -> String {
+        let offset = |n: i64| {
+            if scale == 0 {
+                return n.to_string();
+            }
+            let digits = format!("{:0>width$}", n, width = scale as usize + 1);
+            let (int, frac) = digits.split_at(digits.len() - scale as usize);
+            format!("{int}.{frac}")
+        };
         match self {
             FrameBound::UnboundedPreceding => "UNBOUNDED PRECEDING".into(),
-            FrameBound::Preceding(n) => format!("{n} PRECEDING"),
+            FrameBound::Preceding(n) => format!("{} PRECEDING", offset(*n)),
             FrameBound::CurrentRow => "CURRENT ROW".into(),
-            FrameBound::Following(n) => format!("{n} FOLLOWING"),
+            FrameBound::Following(n) => format!("{} FOLLOWING", offset(*n)),
             FrameBound::UnboundedFollowing => "UNBOUNDED FOLLOWING".into(),
         }
     }

@@ -129,11 +129,60 @@ pub enum Bound {
     UnboundedFollowing,
 }
 
-/// The ORDER BY key of a RANGE frame with offsets: one integer per row
-/// (NULL: `None`), and the key's direction.
+/// The ORDER BY key of a RANGE frame with offsets, and the key's direction.
 pub struct RangeKey<'a> {
-    pub keys: &'a [Option<i64>],
+    pub keys: RangeKeys<'a>,
     pub descending: bool,
+}
+
+/// The keys of a RANGE frame's rows (NULL: `None`).
+pub enum RangeKeys<'a> {
+    /// Integers in the offsets' unit (exact: scaled numbers, milliseconds).
+    Exact(&'a [Option<i128>]),
+    /// DOUBLE keys; an offset `n` is `n / 10^scale`.
+    Double { keys: &'a [Option<f64>], scale: u8 },
+    /// FLOAT keys: as DOUBLE, but the keys' difference is a FLOAT (as in
+    /// Flink's generated comparator).
+    Float { keys: &'a [Option<f32>], scale: u8 },
+}
+
+/// A RANGE key's non-NULL values in ascending direction (negated when the
+/// key sorts descending), and where they start in the partition.
+enum Ordered {
+    Exact(Vec<i128>, usize),
+    Double(Vec<f64>, usize, f64),
+    Float(Vec<f32>, usize, f64),
+}
+
+impl Ordered {
+    fn of(key: &RangeKey<'_>) -> Ordered {
+        fn values<T: Copy + std::ops::Neg<Output = T>>(
+            keys: &[Option<T>],
+            descending: bool,
+        ) -> (Vec<T>, usize) {
+            let first = keys.iter().position(Option::is_some).unwrap_or(keys.len());
+            let values = keys
+                .iter()
+                .flatten()
+                .map(|&v| if descending { -v } else { v })
+                .collect();
+            (values, first)
+        }
+        match key.keys {
+            RangeKeys::Exact(keys) => {
+                let (v, first) = values(keys, key.descending);
+                Ordered::Exact(v, first)
+            }
+            RangeKeys::Double { keys, scale } => {
+                let (v, first) = values(keys, key.descending);
+                Ordered::Double(v, first, 10f64.powi(i32::from(scale)))
+            }
+            RangeKeys::Float { keys, scale } => {
+                let (v, first) = values(keys, key.descending);
+                Ordered::Float(v, first, 10f64.powi(i32::from(scale)))
+            }
+        }
+    }
 }
 
 /// Each row's frame `[start, end)` (empty when `start >= end`).
@@ -147,22 +196,7 @@ pub fn frames(
     let len = peers.len();
     // RANGE offsets: keys in ascending direction over the non-NULL rows
     // (NULLs sit together at one end of the partition).
-    let ordered: Option<(Vec<i128>, usize)> = key.map(|k| {
-        let first = k.keys.iter().position(Option::is_some).unwrap_or(len);
-        let values: Vec<i128> = k
-            .keys
-            .iter()
-            .flatten()
-            .map(|&v| {
-                if k.descending {
-                    -(v as i128)
-                } else {
-                    v as i128
-                }
-            })
-            .collect();
-        (values, first)
-    });
+    let ordered: Option<Ordered> = key.as_ref().map(Ordered::of);
     (0..len)
         .map(|i| {
             let s = match start {
@@ -212,26 +246,54 @@ pub fn frames(
 /// at least / at most the current row's key + `delta`. A row with a NULL key
 /// frames its NULL peers.
 fn range_edge(
-    ordered: &Option<(Vec<i128>, usize)>,
+    ordered: &Option<Ordered>,
     peers: &[(usize, usize)],
     i: usize,
     delta: i64,
     lower: bool,
 ) -> usize {
-    let Some((values, first)) = ordered else {
-        return if lower { peers[i].0 } else { peers[i].1 };
-    };
-    let (first, count) = (*first, values.len());
-    if i < first || i >= first + count {
-        return if lower { peers[i].0 } else { peers[i].1 };
+    let own_peers = if lower { peers[i].0 } else { peers[i].1 };
+    match ordered {
+        None => own_peers,
+        Some(Ordered::Exact(values, first)) => {
+            let Some(&current) = i.checked_sub(*first).and_then(|k| values.get(k)) else {
+                return own_peers;
+            };
+            let target = current + delta as i128;
+            first
+                + if lower {
+                    values.partition_point(|&v| v < target)
+                } else {
+                    values.partition_point(|&v| v <= target)
+                }
+        }
+        Some(Ordered::Double(values, first, unit)) => {
+            let Some(&current) = i.checked_sub(*first).and_then(|k| values.get(k)) else {
+                return own_peers;
+            };
+            // As Flink's generated comparator: the difference of the keys
+            // against the offset (not the key moved by the offset).
+            let delta = delta as f64 / unit;
+            first
+                + if lower {
+                    values.partition_point(|&v| v - current < delta)
+                } else {
+                    values.partition_point(|&v| v - current <= delta)
+                }
+        }
+        Some(Ordered::Float(values, first, unit)) => {
+            let Some(&current) = i.checked_sub(*first).and_then(|k| values.get(k)) else {
+                return own_peers;
+            };
+            let delta = delta as f64 / unit;
+            first
+                + if lower {
+                    values.partition_point(|&v| f64::from(v - current) < delta)
+                } else {
+                    values.partition_point(|&v| f64::from(v - current) <= delta)
+                }
+        }
     }
-    let target = values[i - first] + delta as i128;
-    let at = if lower {
-        values.partition_point(|&v| v < target)
-    } else {
-        values.partition_point(|&v| v <= target)
-    };
-    first + at
 }
 
 /// The value of an accumulator over each frame. `add` folds row `j` into
@@ -468,7 +530,7 @@ mod tests {
         );
         assert_eq!(rows, vec![(0, 2), (0, 3), (1, 4), (2, 5), (3, 5)]);
         let key = RangeKey {
-            keys: &keys,
+            keys: RangeKeys::Exact(&keys),
             descending: false,
         };
         let range = frames(
@@ -481,6 +543,24 @@ mod tests {
         assert_eq!(range, vec![(0, 1), (1, 2), (1, 4), (1, 4), (4, 5)]);
         let sums = over_frames(&range, || 0, |a, j| *a += keys[j].unwrap_or(0), |a| *a);
         assert_eq!(sums, vec![0, 1, 5, 5, 5]);
+        // DOUBLE keys, 1.5 PRECEDING AND 0.5 FOLLOWING, descending.
+        let doubles = [Some(7.0), Some(6.0), Some(5.0), Some(2.5), None];
+        let peers = peer_groups(&doubles, |a, b| a == b);
+        let key = RangeKey {
+            keys: RangeKeys::Double {
+                keys: &doubles,
+                scale: 1,
+            },
+            descending: true,
+        };
+        let range = frames(
+            &peers,
+            Unit::Range,
+            Bound::Preceding(15),
+            Bound::Following(5),
+            Some(key),
+        );
+        assert_eq!(range, vec![(0, 1), (0, 2), (1, 3), (3, 4), (4, 5)]);
     }
 
     #[test]

@@ -1,0 +1,606 @@
+//! `EXISTS`, `NOT EXISTS`, `x [NOT] IN (subquery)` and `x op ANY|SOME|ALL
+//! (subquery)` inside an expression (under `OR`, in `CASE`, in the SELECT list, in HAVING): the
+//! subquery becomes a "mark" that the expression reads, as in Calcite's
+//! SubQueryRemoveRule, which Flink plans. A WHERE conjunct that is only the
+//! predicate is still a semi/anti join (`subquery.rs`); here the predicate is
+//! a BOOLEAN value, so every row of the enclosing query is kept and gets it.
+//!
+//! The subquery's rows are aggregated by their correlation keys (`k`, none
+//! when uncorrelated) and left-joined on them (an uncorrelated aggregate has
+//! one row and is cross-joined), so each enclosing row meets at most one row
+//! of each aggregate:
+//!
+//! ```text
+//! EXISTS (q)      counts = q GROUP BY k: COUNT(*) AS $c
+//!                 uncorrelated: $c > 0;  correlated: $c IS NOT NULL
+//!
+//! x IN (q)        keys   = DISTINCT y, k over q, left-joined on x = y AND k
+//!                 x, y NOT NULL: y' IS NOT NULL
+//!                 otherwise also counts = q GROUP BY k: $c, COUNT(y) AS $ck
+//!                   CASE WHEN $c = 0 THEN FALSE            -- no row (NULL when correlated!)
+//!                        WHEN y' IS NOT NULL THEN TRUE     -- x is in the set
+//!                        WHEN x IS NULL THEN NULL          -- (x nullable)
+//!                        WHEN $ck < $c THEN NULL           -- the set has a NULL (y nullable)
+//!                        ELSE FALSE END
+//!
+//! x op SOME (q)   flags = q GROUP BY k: $c, $ck, MAX(y) (for < <=) or MIN(y) (> >=) AS $m
+//!   (< <= > >=)   CASE WHEN <no row of q> THEN FALSE   -- $c = 0 / $c IS NULL
+//!                        WHEN (x op $m) IS TRUE THEN TRUE
+//!                        WHEN x IS NULL THEN NULL
+//!                        WHEN $ck < $c THEN NULL ELSE FALSE END
+//!
+//! x op ALL (q)    NOT (x op' SOME (q)), op' the negated comparison
+//! ```
+//!
+//! `NOT EXISTS` and `NOT IN` are `NOT` of these (three-valued: `NOT NULL` is
+//! NULL). The joins go through the clause's subquery frame like a scalar
+//! subquery's, so the planner shares the subquery's scan with the rest.
+
+use sqlparser::ast as sql;
+
+use super::{
+    and_all, any_column, column, correlation_pairs, eq, has_placeholder, remap, true_literal,
+    unary, BResult, BoundSub, OUTER, SUB, VALUE,
+};
+use crate::binder::expr::ExprCx;
+use crate::binder::Binder;
+use crate::diagnostics::{Diagnostic, Span};
+use crate::functions::AggregateFunction;
+use crate::ir::{
+    AggregateCall, BinaryOp, Expr, ExprKind, Field, JoinKind, Literal, Rel, RelKind, UnaryOp,
+};
+use crate::types::{DataType, TypeKind};
+
+/// Correlation pairs: a subquery key column, the enclosing expression.
+type Pairs = Vec<(usize, Expr)>;
+
+fn bigint(nullable: bool) -> DataType {
+    DataType::new(TypeKind::BigInt, nullable)
+}
+
+fn boolean(value: Option<bool>, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Literal(value.map_or(Literal::Null, Literal::Boolean)),
+        ty: DataType::new(TypeKind::Boolean, value.is_none()),
+        span,
+    }
+}
+
+fn binary(op: BinaryOp, l: Expr, r: Expr, span: Span) -> Expr {
+    Expr {
+        ty: DataType::new(TypeKind::Boolean, l.ty.nullable || r.ty.nullable),
+        kind: ExprKind::Binary {
+            op,
+            left: Box::new(l),
+            right: Box::new(r),
+        },
+        span,
+    }
+}
+
+fn count(args: Vec<usize>, name: &str) -> AggregateCall {
+    AggregateCall {
+        function: AggregateFunction::Count,
+        distinct: false,
+        args,
+        filter: None,
+        ty: bigint(false),
+        name: name.to_string(),
+    }
+}
+
+/// `rel` grouped by `group` with `aggregates` (output: the keys, then the
+/// aggregates).
+fn aggregate(rel: Rel, group: Vec<usize>, aggregates: Vec<AggregateCall>, span: Span) -> Rel {
+    let mut schema: Vec<Field> = group.iter().map(|&k| rel.schema[k].clone()).collect();
+    schema.extend(aggregates.iter().map(|a| Field {
+        name: a.name.clone(),
+        ty: a.ty,
+    }));
+    Rel {
+        kind: RelKind::Aggregate {
+            input: Box::new(rel),
+            group,
+            aggregates,
+        },
+        schema,
+        span,
+    }
+}
+
+/// The correlation condition of a mark join, one `outer = key` per pair:
+/// `rel`'s columns from `first` on are the keys (in pair order), and `rel`'s
+/// columns are `SUB + base + i`.
+fn keys_condition(
+    pairs: &[(usize, Expr)],
+    rel: &Rel,
+    first: usize,
+    base: usize,
+    span: Span,
+) -> Vec<Expr> {
+    pairs
+        .iter()
+        .enumerate()
+        .map(|(g, (_, o))| {
+            let outer = remap(o.clone(), &|i| i - OUTER);
+            let ty = rel.schema[first + g].ty;
+            eq(outer, column(SUB + base + first + g, ty, span))
+        })
+        .collect()
+}
+
+/// IN and the quantified comparisons compare with one column.
+fn one_column(sub: &BoundSub, span: Span) -> BResult<()> {
+    if sub.visible == 1 {
+        return Ok(());
+    }
+    // Flink's message (a row-valued operand is not supported).
+    Err(Diagnostic::error(
+        span,
+        "Values passed to IN operator must have compatible types",
+    )
+    .with_note(format!(
+        "the subquery returns {} columns; IN, ANY, SOME and ALL compare with one",
+        sub.visible
+    )))
+}
+
+fn negated(e: Expr, negate: bool, span: Span) -> Expr {
+    if negate {
+        unary(UnaryOp::Not, e, span)
+    } else {
+        e
+    }
+}
+
+impl Binder<'_> {
+    /// Binds a subquery whose mark an expression reads; returns it with its
+    /// correlation pairs, or why they are not all `inner = outer`.
+    fn mark_subquery(
+        &mut self,
+        query: &sql::Query,
+        what: &str,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<(BoundSub, BResult<Pairs>)> {
+        if !matches!(self.subq.frames.last(), Some(Some(_))) {
+            return Err(Diagnostic::unsupported(
+                span,
+                &format!("an {what} in {}", cx.clause),
+            ));
+        }
+        let grouped =
+            self.subq.grouped_frames.last().map(|i| i + 1) == Some(self.subq.frames.len());
+        let scope = cx.scope;
+        let sub = self.bind_subquery(query, Some(scope), span)?;
+        if !sub.corr.is_empty() {
+            if grouped {
+                return Err(Diagnostic::unsupported(
+                    span,
+                    &format!(
+                        "a correlated {what} in {} of a query with GROUP BY or aggregates",
+                        cx.clause
+                    ),
+                ));
+            }
+            if sub.global_aggregate {
+                return Err(Diagnostic::unsupported(
+                    span,
+                    &format!("a correlated {what} over an aggregate without GROUP BY"),
+                ));
+            }
+        }
+        let pairs = correlation_pairs(
+            &sub,
+            scope.columns.len(),
+            &format!("an {what} inside an expression"),
+            span,
+        );
+        Ok((sub, pairs))
+    }
+
+    /// `[NOT] EXISTS (query)` as a BOOLEAN value (NOT NULL).
+    pub(crate) fn exists_mark(
+        &mut self,
+        query: &sql::Query,
+        negate: bool,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<Expr> {
+        let (sub, pairs) = self.mark_subquery(query, "EXISTS subquery", cx, span)?;
+        let pairs = match pairs {
+            Ok(p) => p,
+            Err(d) => return self.exists_over_input(sub, d, negate, cx.scope.columns.len(), span),
+        };
+        let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
+        let m = keys.len();
+        let counts = aggregate(sub.rel, keys, vec![count(Vec::new(), "$c")], span);
+        let (join, found) = if m == 0 {
+            let c = column(SUB, bigint(false), span);
+            let zero = Expr {
+                kind: ExprKind::Literal(Literal::Integer(0)),
+                ty: bigint(false),
+                span,
+            };
+            (
+                (JoinKind::Inner, counts, true_literal(span)),
+                binary(BinaryOp::Gt, c, zero, span),
+            )
+        } else {
+            let condition = and_all(keys_condition(&pairs, &counts, 0, 0, span), span);
+            let c = column(SUB + m, bigint(true), span);
+            (
+                (JoinKind::Left, counts, condition),
+                unary(UnaryOp::IsNotNull, c, span),
+            )
+        };
+        Ok(self.push_pending(vec![join], negated(found, negate, span)))
+    }
+
+    /// `x [NOT] IN (query)` as a BOOLEAN value, with SQL's NULL rules.
+    pub(crate) fn in_mark(
+        &mut self,
+        operand: &sql::Expr,
+        query: &sql::Query,
+        negate: bool,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<Expr> {
+        let x = self.mark_operand(operand, cx, span)?;
+        let (sub, pairs) = self.mark_subquery(query, "IN subquery", cx, span)?;
+        let pairs = pairs?;
+        one_column(&sub, span)?;
+        let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
+        let m = keys.len();
+        let y_ty = sub.rel.schema[0].ty;
+        let simple = !x.ty.nullable && !y_ty.nullable;
+        let mut joins = Vec::new();
+        // Where the distinct keys' columns start among `SUB + k`.
+        let mut base = 0;
+        let mut flags = None;
+        if !simple {
+            let counts = aggregate(
+                sub.rel.clone(),
+                keys.clone(),
+                vec![count(Vec::new(), "$c"), count(vec![0], "$ck")],
+                span,
+            );
+            let c = column(SUB + m, bigint(m > 0), span);
+            let ck = column(SUB + m + 1, bigint(m > 0), span);
+            // Correlated, `$c` is NULL for a key without rows: `$c = 0` is
+            // then NULL, not TRUE, and a NULL `x` gives NULL, not FALSE.
+            // That is Calcite's rewrite and Flink's result, though SQL says
+            // `NULL IN (<empty set>)` is FALSE.
+            let zero = Expr {
+                kind: ExprKind::Literal(Literal::Integer(0)),
+                ty: bigint(false),
+                span,
+            };
+            let empty = binary(BinaryOp::Eq, c.clone(), zero, span);
+            joins.push(if m == 0 {
+                (JoinKind::Inner, counts, true_literal(span))
+            } else {
+                let condition = and_all(keys_condition(&pairs, &counts, 0, 0, span), span);
+                (JoinKind::Left, counts, condition)
+            });
+            flags = Some((empty, c, ck));
+            base = m + 2;
+        }
+        let mut group = vec![0];
+        group.extend(&keys);
+        let distinct = aggregate(sub.rel, group, Vec::new(), span);
+        let y = column(SUB + base, DataType::new(y_ty.kind, true), span);
+        let mut condition = vec![self.comparison(BinaryOp::Eq, x.clone(), y.clone(), span)?];
+        condition.extend(keys_condition(&pairs, &distinct, 1, base, span));
+        joins.push((JoinKind::Left, distinct, and_all(condition, span)));
+        let found = unary(UnaryOp::IsNotNull, y, span);
+        let value = match flags {
+            None => found,
+            Some((empty, c, ck)) => {
+                let mut branches = vec![
+                    (empty, boolean(Some(false), span)),
+                    (found, boolean(Some(true), span)),
+                ];
+                if x.ty.nullable {
+                    branches.push((unary(UnaryOp::IsNull, x, span), boolean(None, span)));
+                }
+                if y_ty.nullable {
+                    branches.push((binary(BinaryOp::Lt, ck, c, span), boolean(None, span)));
+                }
+                Expr {
+                    kind: ExprKind::Case {
+                        branches,
+                        otherwise: Some(Box::new(boolean(Some(false), span))),
+                    },
+                    ty: DataType::new(TypeKind::Boolean, true),
+                    span,
+                }
+            }
+        };
+        Ok(self.push_pending(joins, negated(value, negate, span)))
+    }
+    /// `x op SOME (query)` (`ANY`), and `x op ALL (query)` as
+    /// `NOT (x negated-op SOME (query))`, for `op` other than `=` (IN): the
+    /// subquery's `MIN(y)` / `MAX(y)` decide it, as in Calcite's rewrite.
+    pub(crate) fn quantified_mark(
+        &mut self,
+        operand: &sql::Expr,
+        op: BinaryOp,
+        all: bool,
+        query: &sql::Query,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<Expr> {
+        let x = self.mark_operand(operand, cx, span)?;
+        let (sub, pairs) = self.mark_subquery(query, "ANY, SOME or ALL subquery", cx, span)?;
+        let pairs = pairs?;
+        one_column(&sub, span)?;
+        // `x op ALL s` is `NOT (x op' SOME s)`, op' the negated comparison.
+        let op = if all { super::negate(op) } else { op };
+        if op == BinaryOp::NotEq {
+            // Flink 2.3 computes these wrongly inside expressions.
+            return Err(Diagnostic::unsupported(
+                span,
+                "`<> ANY`, `<> SOME` and `= ALL (subquery)` inside an expression",
+            )
+            .with_note(
+                "Flink 2.3 gives wrong results there (`1 <> ANY (SELECT 1)` is TRUE, `1 = ALL (SELECT 1)` FALSE); as WHERE conjuncts they are supported",
+            ));
+        }
+        let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
+        let m = keys.len();
+        let y_ty = DataType::new(sub.rel.schema[0].ty.kind, true);
+        // `x < SOME s` iff `x < MAX(s)`, `x > SOME s` iff `x > MIN(s)`.
+        let extreme = match op {
+            BinaryOp::Lt | BinaryOp::LtEq => AggregateFunction::Max,
+            _ => AggregateFunction::Min,
+        };
+        let calls = vec![
+            count(Vec::new(), "$c"),
+            count(vec![0], "$ck"),
+            AggregateCall {
+                function: extreme,
+                distinct: false,
+                args: vec![0],
+                filter: None,
+                ty: y_ty,
+                name: "$m".to_string(),
+            },
+        ];
+        let flags = aggregate(sub.rel, keys, calls, span);
+        let c = column(SUB + m, bigint(m > 0), span);
+        let ck = column(SUB + m + 1, bigint(m > 0), span);
+        let join = if m == 0 {
+            (JoinKind::Inner, flags, true_literal(span))
+        } else {
+            let condition = and_all(keys_condition(&pairs, &flags, 0, 0, span), span);
+            (JoinKind::Left, flags, condition)
+        };
+        let empty = if m == 0 {
+            let zero = Expr {
+                kind: ExprKind::Literal(Literal::Integer(0)),
+                ty: bigint(false),
+                span,
+            };
+            binary(BinaryOp::Eq, c.clone(), zero, span)
+        } else {
+            unary(UnaryOp::IsNull, c.clone(), span)
+        };
+        let some = self.comparison(op, x.clone(), column(SUB + m + 2, y_ty, span), span)?;
+        let value = Expr {
+            kind: ExprKind::Case {
+                branches: vec![
+                    (empty, boolean(Some(false), span)),
+                    (
+                        unary(UnaryOp::IsTrue, some, span),
+                        boolean(Some(true), span),
+                    ),
+                    (unary(UnaryOp::IsNull, x, span), boolean(None, span)),
+                    (binary(BinaryOp::Lt, ck, c, span), boolean(None, span)),
+                ],
+                otherwise: Some(Box::new(boolean(Some(false), span))),
+            },
+            ty: DataType::new(TypeKind::Boolean, true),
+            span,
+        };
+        Ok(self.push_pending(vec![join], negated(value, all, span)))
+    }
+
+    /// The operand of IN or a quantified comparison, over the clause's scope.
+    fn mark_operand(
+        &mut self,
+        operand: &sql::Expr,
+        cx: &mut ExprCx<'_>,
+        span: Span,
+    ) -> BResult<Expr> {
+        let x = self.bind_expr(operand, cx, span)?;
+        if has_placeholder(&x) {
+            return Err(Diagnostic::unsupported(
+                x.span,
+                "a subquery in the operand of a subquery predicate inside an expression",
+            ));
+        }
+        if any_column(&x, &|c| (OUTER..VALUE).contains(&c)) {
+            return Err(Diagnostic::unsupported(
+                x.span,
+                "a subquery predicate whose operand refers to an enclosing query",
+            ));
+        }
+        Ok(x)
+    }
+    /// `[NOT] EXISTS` correlated by more than `inner = outer` keys (say
+    /// `o.amount > c.credit`): the distinct values of the enclosing columns
+    /// it uses (`u`) are joined with the subquery on its whole correlation
+    /// condition and counted per value, then left-joined back on `u`, as
+    /// Calcite's decorrelator does with its value generator. The value is
+    /// `$c IS NOT NULL`. A NULL in `u` matches nothing: EXISTS is then
+    /// FALSE, which is right only when the correlation cannot be TRUE for a
+    /// NULL, so each conjunct must be a comparison of strict expressions.
+    fn exists_over_input(
+        &mut self,
+        sub: BoundSub,
+        refusal: Diagnostic,
+        negate: bool,
+        width: usize,
+        span: Span,
+    ) -> BResult<Expr> {
+        if sub.corr.iter().any(|c| !strict_comparison(c)) || any_column_of(&sub.corr, width) {
+            return Err(refusal);
+        }
+        let mut outer: Vec<usize> = Vec::new();
+        for c in &sub.corr {
+            crate::ir::visit(c, &mut |x| {
+                if let ExprKind::Column(i) = x.kind {
+                    if i >= OUTER && !outer.contains(&(i - OUTER)) {
+                        outer.push(i - OUTER);
+                    }
+                }
+            });
+        }
+        outer.sort_unstable();
+        let m = outer.len();
+        let found = unary(
+            UnaryOp::IsNotNull,
+            column(SUB + m, bigint(true), span),
+            span,
+        );
+        let placeholder = self.push_pending(Vec::new(), negated(found, negate, span));
+        let frame = self
+            .subq
+            .frames
+            .last_mut()
+            .and_then(Option::as_mut)
+            .expect("checked by mark_subquery");
+        frame.last_mut().expect("just pushed").over_input = Some(OverInput {
+            sub: sub.rel,
+            corr: sub.corr,
+            outer,
+            span,
+        });
+        Ok(placeholder)
+    }
+}
+
+/// An EXISTS whose joins are built from the clause's input (see
+/// `Binder::exists_over_input`).
+pub(super) struct OverInput {
+    sub: Rel,
+    /// Over `OUTER + i` (input column `i`) and `sub`'s columns.
+    corr: Vec<Expr>,
+    /// The input columns the correlation uses, ascending.
+    outer: Vec<usize>,
+    span: Span,
+}
+
+impl OverInput {
+    /// The left join that gives the clause's `input` (or it with columns
+    /// appended) the count column `SUB + outer.len()`.
+    pub(super) fn joins(self, input: &Rel) -> Vec<(JoinKind, Rel, Expr)> {
+        let span = self.span;
+        let m = self.outer.len();
+        let exprs = self
+            .outer
+            .iter()
+            .map(|&c| column(c, input.schema[c].ty, span))
+            .collect();
+        let names = self
+            .outer
+            .iter()
+            .map(|&c| input.schema[c].name.clone())
+            .collect();
+        let values = crate::binder::query::distinct_of(crate::binder::query::project(
+            input.clone(),
+            exprs,
+            names,
+            span,
+        ));
+        let outer = &self.outer;
+        let condition = and_all(
+            self.corr
+                .into_iter()
+                .map(|c| {
+                    remap(c, &|i| {
+                        if i >= OUTER {
+                            outer
+                                .iter()
+                                .position(|&o| o == i - OUTER)
+                                .expect("collected")
+                        } else {
+                            m + i
+                        }
+                    })
+                })
+                .collect(),
+            span,
+        );
+        let joined = super::join(JoinKind::Inner, values, self.sub, condition);
+        let counts = aggregate(
+            joined,
+            (0..m).collect(),
+            vec![count(Vec::new(), "$c")],
+            span,
+        );
+        let back = self
+            .outer
+            .iter()
+            .enumerate()
+            .map(|(g, &c)| {
+                eq(
+                    column(c, input.schema[c].ty, span),
+                    column(SUB + g, counts.schema[g].ty, span),
+                )
+            })
+            .collect();
+        vec![(JoinKind::Left, counts, and_all(back, span))]
+    }
+}
+
+/// Whether a correlation conjunct is a comparison of strict expressions
+/// (NULL when any column is NULL): never TRUE for a NULL enclosing value.
+fn strict_comparison(e: &Expr) -> bool {
+    fn strict(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Column(_) | ExprKind::Literal(_) => true,
+            ExprKind::Cast { operand, .. } => strict(operand),
+            ExprKind::Unary {
+                op: UnaryOp::Negate,
+                operand,
+            } => strict(operand),
+            ExprKind::Binary { op, left, right } => {
+                matches!(
+                    op,
+                    BinaryOp::Plus
+                        | BinaryOp::Minus
+                        | BinaryOp::Multiply
+                        | BinaryOp::Divide
+                        | BinaryOp::Modulo
+                        | BinaryOp::Concat
+                ) && strict(left)
+                    && strict(right)
+            }
+            _ => false,
+        }
+    }
+    match &e.kind {
+        ExprKind::Binary { op, left, right } => {
+            matches!(
+                op,
+                BinaryOp::Eq
+                    | BinaryOp::NotEq
+                    | BinaryOp::Lt
+                    | BinaryOp::LtEq
+                    | BinaryOp::Gt
+                    | BinaryOp::GtEq
+            ) && strict(left)
+                && strict(right)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a conjunct refers to a query two or more levels out (beyond the
+/// enclosing scope's `width` columns).
+fn any_column_of(corr: &[Expr], width: usize) -> bool {
+    corr.iter()
+        .any(|c| any_column(c, &|i| i >= OUTER && i - OUTER >= width))
+}
