@@ -19,7 +19,7 @@ mod project;
 mod schedule;
 mod sink_enforce;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -1781,29 +1781,41 @@ impl Gen<'_> {
                 #matched
             }
         };
-        for &(n, kind) in &joins {
-            if !reach.iter().any(|r| r.contains(&(n, 1))) {
-                steps.push(seal(n, kind));
+        // After the last task feeding each join's build side (`None`: no
+        // task does), and after its last task (its partitioned join or
+        // unmatched rows, which follow every probe), when its memory goes
+        // back to the pool.
+        let mut last_builder: BTreeMap<NodeId, usize> = BTreeMap::new();
+        for (i, r) in reach.iter().enumerate() {
+            for &(n, k) in r {
+                if k == 1 && matches!(plan.node(n).kind, NodeKind::Join { .. }) {
+                    last_builder.insert(n, i);
+                }
             }
         }
-        for (i, r) in reach.iter().enumerate() {
+        let mut last_use: BTreeMap<usize, Vec<NodeId>> = BTreeMap::new();
+        let mut seals: BTreeMap<usize, Vec<(NodeId, JoinKind)>> = BTreeMap::new();
+        for &(n, kind) in &joins {
+            match last_builder.get(&n) {
+                Some(&i) => seals.entry(i).or_default().push((n, kind)),
+                None => steps.push(seal(n, kind)),
+            }
+            let last = tasks.iter().rposition(|t| {
+                t.node() == n && matches!(t, Task::PartitionedJoin(_) | Task::UnmatchedBuildRows(_))
+            });
+            if let Some(i) = last {
+                last_use.entry(i).or_default().push(n);
+            }
+        }
+        for i in 0..reach.len() {
             let name = format_ident!("task_{}", i);
             steps.push(quote!(#name(ctx, &mut st, &b, &staging)?;));
-            for &(n, kind) in &joins {
-                let last_builder = reach.iter().rposition(|r| r.contains(&(n, 1)));
-                if last_builder == Some(i) && r.contains(&(n, 1)) {
-                    steps.push(seal(n, kind));
-                }
-                // After a join's last task (its partitioned join or unmatched
-                // rows, which follow every probe), its memory goes back to the pool.
-                let last_use = tasks.iter().rposition(|t| {
-                    t.node() == n
-                        && matches!(t, Task::PartitionedJoin(_) | Task::UnmatchedBuildRows(_))
-                });
-                if last_use == Some(i) {
-                    let j = format_ident!("j{}", n.0);
-                    steps.push(quote!(b.#j = Default::default();));
-                }
+            for &(n, kind) in seals.get(&i).into_iter().flatten() {
+                steps.push(seal(n, kind));
+            }
+            for n in last_use.get(&i).into_iter().flatten() {
+                let j = format_ident!("j{}", n.0);
+                steps.push(quote!(b.#j = Default::default();));
             }
         }
         let mut finishes = Vec::new();

@@ -23,7 +23,7 @@
 //! task joins them partition by partition (a grace hash join); otherwise it
 //! does nothing.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Gen, GenResult, Task};
 use crate::ir::JoinKind;
@@ -38,8 +38,15 @@ impl Gen<'_> {
             let tasks = self.tasks();
             let reach: Vec<BTreeSet<(NodeId, usize)>> =
                 tasks.iter().map(|t| self.reached_edges(*t)).collect();
+            // Edge -> the tasks whose rows reach it (in task order).
+            let mut reachers: BTreeMap<(NodeId, usize), Vec<usize>> = BTreeMap::new();
+            for (a, r) in reach.iter().enumerate() {
+                for &e in r {
+                    reachers.entry(e).or_default().push(a);
+                }
+            }
             let needs: Vec<Vec<usize>> = (0..tasks.len())
-                .map(|b| self.needs(&tasks, &reach, b))
+                .map(|b| self.needs(&tasks, &reach, &reachers, b))
                 .collect();
             if let Some(join) = self.join_on_cycle(&reach, &needs) {
                 self.spooled.insert(join);
@@ -81,7 +88,13 @@ impl Gen<'_> {
     }
 
     /// The tasks that must run before task `b`.
-    fn needs(&self, tasks: &[Task], reach: &[BTreeSet<(NodeId, usize)>], b: usize) -> Vec<usize> {
+    fn needs(
+        &self,
+        tasks: &[Task],
+        reach: &[BTreeSet<(NodeId, usize)>],
+        reachers: &BTreeMap<(NodeId, usize), Vec<usize>>,
+        b: usize,
+    ) -> Vec<usize> {
         let plan = self.plan;
         // Breaker outputs need all their inputs; a replay needs its spool
         // filled and its join built.
@@ -102,19 +115,20 @@ impl Gen<'_> {
             })
             .map(|(n, _)| (*n, 1))
             .collect();
-        let mut before = Vec::new();
-        for (a, r) in reach.iter().enumerate() {
-            let feeds = own_inputs.iter().chain(&probes).any(|e| r.contains(e));
-            // Unmatched build rows are known once the replayed probe ran too.
-            // So are a partitioned build's probe rows.
-            let replays_for = matches!(
-                (tasks[a], tasks[b]),
-                (Task::SpoolReplay(x), Task::UnmatchedBuildRows(y) | Task::PartitionedJoin(y)) if x == y
-            );
-            if a != b && (feeds || replays_for) {
-                before.push(a);
-            }
+        let mut before: BTreeSet<usize> = own_inputs
+            .iter()
+            .chain(&probes)
+            .filter_map(|e| reachers.get(e))
+            .flatten()
+            .copied()
+            .filter(|&a| a != b)
+            .collect();
+        // Unmatched build rows are known once the replayed probe ran too.
+        // So are a partitioned build's probe rows.
+        if let Task::UnmatchedBuildRows(y) | Task::PartitionedJoin(y) = tasks[b] {
+            before.extend((0..tasks.len()).filter(|&a| tasks[a] == Task::SpoolReplay(y)));
         }
+        let mut before: Vec<usize> = before.into_iter().collect();
         if probes.iter().any(|e| reach[b].contains(e)) {
             before.push(b); // a task that builds and probes the same join
         }
