@@ -38,6 +38,7 @@
 
 use sqlparser::ast as sql;
 
+use super::not_in::{binary, count};
 use super::{
     and_all, any_column, column, correlation_pairs, eq, has_placeholder, remap, true_literal,
     unary, BResult, BoundSub, OUTER, SUB, VALUE,
@@ -63,29 +64,6 @@ fn boolean(value: Option<bool>, span: Span) -> Expr {
         kind: ExprKind::Literal(value.map_or(Literal::Null, Literal::Boolean)),
         ty: DataType::new(TypeKind::Boolean, value.is_none()),
         span,
-    }
-}
-
-fn binary(op: BinaryOp, l: Expr, r: Expr, span: Span) -> Expr {
-    Expr {
-        ty: DataType::new(TypeKind::Boolean, l.ty.nullable || r.ty.nullable),
-        kind: ExprKind::Binary {
-            op,
-            left: Box::new(l),
-            right: Box::new(r),
-        },
-        span,
-    }
-}
-
-fn count(args: Vec<usize>, name: &str) -> AggregateCall {
-    AggregateCall {
-        function: AggregateFunction::Count,
-        distinct: false,
-        args,
-        filter: None,
-        ty: bigint(false),
-        name: name.to_string(),
     }
 }
 

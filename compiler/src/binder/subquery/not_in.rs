@@ -30,7 +30,8 @@ use crate::ir::{
 };
 use crate::types::{DataType, TypeKind};
 
-fn binary(op: BinaryOp, l: Expr, r: Expr, span: Span) -> Expr {
+/// `l op r`, BOOLEAN, nullable when either side is.
+pub(super) fn binary(op: BinaryOp, l: Expr, r: Expr, span: Span) -> Expr {
     Expr {
         ty: DataType::new(TypeKind::Boolean, l.ty.nullable || r.ty.nullable),
         kind: ExprKind::Binary {
@@ -42,7 +43,8 @@ fn binary(op: BinaryOp, l: Expr, r: Expr, span: Span) -> Expr {
     }
 }
 
-fn count(args: Vec<usize>, name: &str) -> AggregateCall {
+/// `COUNT(args)` (COUNT(*) when empty) named `name`.
+pub(super) fn count(args: Vec<usize>, name: &str) -> AggregateCall {
     AggregateCall {
         function: AggregateFunction::Count,
         distinct: false,
