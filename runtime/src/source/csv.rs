@@ -9,6 +9,7 @@
 //! Unquoted records are handed out zero-copy (field spans into the read
 //! buffer); only records with quotes or escapes are decoded into a scratch buffer.
 
+use super::csv_split::{split_line, LineSplit};
 use super::files::{line_of_offset, RangeBuffer, Split};
 use super::{Raw, Record, SharedInfo, SourceInfo};
 use crate::error::{Error, Result};
@@ -67,10 +68,21 @@ pub struct CsvReader {
     /// Rows skipped because they were malformed (with ignore-parse-errors).
     pub skipped: u64,
     done: bool,
+    /// The quote and escape chars for [`split_line`] (`\n` for an absent
+    /// one), or `None` when the delimiter rules the fast split out.
+    split_specials: Option<[u8; 2]>,
+}
+
+/// The specials argument of [`split_line`] for these options, if it applies.
+fn split_specials(opts: &CsvOptions) -> Option<[u8; 2]> {
+    let specials = [opts.quote.unwrap_or(b'\n'), opts.escape.unwrap_or(b'\n')];
+    let d = opts.field_delimiter;
+    (d != b'\n' && d != b'\r' && !specials.contains(&d)).then_some(specials)
 }
 
 impl CsvReader {
     pub fn open(split: &Split, opts: CsvOptions, info: SharedInfo) -> Result<Self> {
+        let opts_for_split = opts.clone();
         Ok(CsvReader {
             opts,
             info,
@@ -85,6 +97,7 @@ impl CsvReader {
             split_start: split.start,
             skipped: 0,
             done: false,
+            split_specials: split_specials(&opts_for_split),
         })
     }
 
@@ -203,6 +216,25 @@ impl CsvReader {
                 _ => {}
             }
         }
+        if let Some(specials) = self.split_specials {
+            match split_line(
+                data,
+                head,
+                self.opts.field_delimiter,
+                specials,
+                &mut self.spans,
+            ) {
+                LineSplit::Line(nl) => {
+                    self.decoded = false;
+                    self.input.head += nl + 1;
+                    self.line = self.next_line;
+                    self.next_line += 1;
+                    return Ok(Parsed::Record);
+                }
+                LineSplit::NeedMore => return Ok(Parsed::NeedMore),
+                LineSplit::Special => return self.parse_decoded(),
+            }
+        }
         let Some(nl) = memchr::memchr(b'\n', data) else {
             return Ok(Parsed::NeedMore);
         };
@@ -233,6 +265,11 @@ impl CsvReader {
             self.next_line += 1;
             return Ok(Parsed::Record);
         }
+        self.parse_decoded()
+    }
+
+    /// The record at the buffer head through the decoding slow path.
+    fn parse_decoded(&mut self) -> Result<Parsed> {
         match self.decode(false) {
             Some((consumed, newlines)) => {
                 self.input.head += consumed;

@@ -13,6 +13,7 @@
 //! ```
 
 pub mod csv;
+mod csv_split;
 pub mod datagen;
 pub mod files;
 pub mod json;
