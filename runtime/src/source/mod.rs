@@ -100,26 +100,49 @@ pub trait Record {
         }
     }
 
+    #[inline]
     fn i8(&self, col: usize) -> Result<Option<i8>> {
         self.integer(col, "TINYINT", i8::MIN as i64, i8::MAX as i64)
             .map(|o| o.map(|v| v as i8))
     }
+    #[inline]
     fn i16(&self, col: usize) -> Result<Option<i16>> {
         self.integer(col, "SMALLINT", i16::MIN as i64, i16::MAX as i64)
             .map(|o| o.map(|v| v as i16))
     }
+    #[inline]
     fn i32(&self, col: usize) -> Result<Option<i32>> {
         self.integer(col, "INT", i32::MIN as i64, i32::MAX as i64)
             .map(|o| o.map(|v| v as i32))
     }
+    #[inline]
     fn i64(&self, col: usize) -> Result<Option<i64>> {
         self.integer(col, "BIGINT", i64::MIN, i64::MAX)
     }
 
     /// Integers: text is trimmed and parsed strictly (`1.5`, `1e2` fail); a json
     /// number with a fraction is truncated (Jackson's `getIntValue`).
-    #[inline]
+    #[inline(always)]
     fn integer(&self, col: usize, ty: &'static str, min: i64, max: i64) -> Result<Option<i64>> {
+        // The common case inline: csv digits with nothing to trim (text that
+        // needs trimming fails here and is trimmed by the general path).
+        if let Raw::CsvText(t) = self.raw(col) {
+            if let Some(v) = number::parse_int_range(t, min, max) {
+                return Ok(Some(v));
+            }
+        }
+        self.integer_general(col, ty, min, max)
+    }
+
+    /// [`Record::integer`] for every kind of raw field and for errors.
+    #[inline(never)]
+    fn integer_general(
+        &self,
+        col: usize,
+        ty: &'static str,
+        min: i64,
+        max: i64,
+    ) -> Result<Option<i64>> {
         let parsed = match self.raw(col) {
             Raw::Missing | Raw::Null => return Ok(None),
             Raw::CsvText(t) | Raw::JsonString(t) => {
@@ -140,7 +163,19 @@ pub trait Record {
         }
     }
 
+    #[inline]
     fn f64(&self, col: usize) -> Result<Option<f64>> {
+        if let Raw::CsvText(t) = self.raw(col) {
+            if let Some(v) = number::parse_f64(t) {
+                return Ok(Some(v));
+            }
+        }
+        self.f64_general(col)
+    }
+
+    /// [`Record::f64`] for every kind of raw field and for errors.
+    #[inline(never)]
+    fn f64_general(&self, col: usize) -> Result<Option<f64>> {
         match self.raw(col) {
             Raw::Missing | Raw::Null => Ok(None),
             Raw::CsvText(t) | Raw::JsonString(t) | Raw::JsonNumber(t) => match number::parse_f64(t)
@@ -252,7 +287,19 @@ pub trait Record {
     /// TIMESTAMP(p): `yyyy-MM-dd HH:mm:ss[.f]` (csv trims; json per
     /// `json.timestamp-format.standard`). The fraction is kept whole, not cut to
     /// `p`, exactly as Flink reads it.
+    #[inline]
     fn timestamp(&self, col: usize, precision: u8) -> Result<Option<Timestamp>> {
+        if let Raw::CsvText(t) = self.raw(col) {
+            if let Some(v) = Timestamp::parse_sql_fixed(t) {
+                return Ok(Some(v));
+            }
+        }
+        self.timestamp_general(col, precision)
+    }
+
+    /// [`Record::timestamp`] for every kind of raw field and for errors.
+    #[inline(never)]
+    fn timestamp_general(&self, col: usize, precision: u8) -> Result<Option<Timestamp>> {
         let parsed = match self.raw(col) {
             Raw::Missing | Raw::Null => return Ok(None),
             Raw::CsvText(t) => Timestamp::parse_sql(number::java_trim(t)),

@@ -276,6 +276,50 @@ impl Timestamp {
         Self::parse_with(text, b' ', true)
     }
 
+    /// [`Timestamp::parse_sql`] for the one layout csv files almost always
+    /// have, `yyyy-MM-dd HH:mm:ss[.f{0,9}]` with every field at its place,
+    /// in straight-line code; `None` for any other text (which the general
+    /// parser then reads or refuses).
+    #[inline]
+    pub fn parse_sql_fixed(t: &[u8]) -> Option<Timestamp> {
+        if t.len() < 19 || t.len() > 29 {
+            return None;
+        }
+        let digit = |i: usize| -> Option<u32> {
+            let d = t[i].wrapping_sub(b'0');
+            (d <= 9).then_some(u32::from(d))
+        };
+        let two = |i: usize| -> Option<u32> { Some(digit(i)? * 10 + digit(i + 1)?) };
+        if t[4] != b'-' || t[7] != b'-' || t[10] != b' ' || t[13] != b':' || t[16] != b':' {
+            return None;
+        }
+        let y = two(0)? * 100 + two(2)?;
+        let (m, d) = (two(5)?, two(8)?);
+        let (h, mi, s) = (two(11)?, two(14)?, two(17)?);
+        if h > 23 || mi > 59 || s > 59 {
+            return None;
+        }
+        let mut frac = 0u32;
+        if t.len() > 19 {
+            // A '.' and up to 9 digits (none is accepted, as in the general parser).
+            if t[19] != b'.' {
+                return None;
+            }
+            let digits = &t[20..];
+            for &c in digits {
+                let v = c.wrapping_sub(b'0');
+                if v > 9 {
+                    return None;
+                }
+                frac = frac * 10 + u32::from(v);
+            }
+            frac *= 10u32.pow(9 - digits.len() as u32);
+        }
+        let date = Date::from_ymd(y as i32, m, d)?;
+        let nanos = i64::from(h * 3600 + mi * 60 + s) * 1_000_000_000 + i64::from(frac);
+        Some(Timestamp::from_date_nanos(date, nanos))
+    }
+
     /// ISO-8601 local date-time: `yyyy-MM-ddTHH:mm[:ss[.f{1,9}]]`.
     pub fn parse_iso(text: &[u8]) -> Option<Timestamp> {
         Self::parse_with(text, b'T', false)
@@ -543,6 +587,66 @@ mod tests {
             assert_eq!(Date::from_ymd(y, m, dd), Some(Date(d)));
             d += 97;
         }
+    }
+
+    /// The fixed-layout parser reads the canonical layout and agrees with
+    /// the general one on every text it accepts, mutated texts included.
+    #[test]
+    fn fixed_layout_parse_agrees_with_the_general_parser() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let junk = b"0123456789 -:.T+x\t";
+        let mut accepted = 0;
+        for round in 0..300_000 {
+            let mut text = format!(
+                "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+                next() % 10_000,
+                next() % 14,
+                next() % 33,
+                next() % 25,
+                next() % 61,
+                next() % 61
+            )
+            .into_bytes();
+            let frac = (next() % 12) as usize;
+            if frac > 0 {
+                text.push(b'.');
+                text.extend((1..frac).map(|_| b'0' + (next() % 10) as u8));
+            }
+            if round % 2 == 0 {
+                for _ in 0..=next() % 2 {
+                    let at = (next() as usize) % (text.len() + 1);
+                    let c = junk[(next() as usize) % junk.len()];
+                    match next() % 3 {
+                        0 if at < text.len() => text[at] = c,
+                        1 => text.insert(at, c),
+                        _ if at < text.len() => {
+                            text.remove(at);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            let fixed = Timestamp::parse_sql_fixed(&text);
+            if let Some(v) = fixed {
+                accepted += 1;
+                assert_eq!(Timestamp::parse_sql(&text), Some(v), "{text:?}");
+            } else if round % 2 == 1 && frac <= 10 {
+                // Unmutated text with valid fields must take the fast path.
+                assert_eq!(
+                    Timestamp::parse_sql(&text),
+                    None,
+                    "{:?}",
+                    String::from_utf8_lossy(&text)
+                );
+            }
+        }
+        assert!(accepted > 50_000, "{accepted}");
     }
 
     #[test]
