@@ -102,7 +102,10 @@ pub struct CsvFormat {
     /// `csv.null-literal`; NULL is an empty field without it.
     pub null_literal: Option<String>,
     col: usize,
-    min_safe: u8,
+    /// Per byte: [`UNSAFE`] when it forces quotes, [`NON_ASCII`] when it
+    /// is part of a multi-byte char (the UTF-16 length needs counting),
+    /// [`DOUBLED`] when it is doubled inside quotes.
+    byte_class: [u8; 256],
     /// Reused buffer for values rendered before quoting (no per-field allocation).
     scratch: Vec<u8>,
 }
@@ -116,6 +119,12 @@ impl Default for CsvFormat {
 /// Jackson quotes every string longer than this many UTF-16 units without looking.
 const MAX_QUOTE_CHECK: usize = 24;
 
+/// Byte classes of [`CsvFormat`]'s quoting check.
+const UNSAFE: u8 = 1;
+const NON_ASCII: u8 = 2;
+/// The quote or escape char, written twice inside quotes.
+const DOUBLED: u8 = 4;
+
 impl CsvFormat {
     pub fn new(
         field_delimiter: u8,
@@ -125,13 +134,26 @@ impl CsvFormat {
     ) -> Self {
         // Jackson's "loose" quoting check: any char below max(separator, quote, '\n') + 1.
         let min_safe = field_delimiter.max(quote.unwrap_or(0)).max(b'\n') + 1;
+        let special = escape.unwrap_or(b'\\');
+        let mut byte_class = [0u8; 256];
+        for (c, class) in (0u8..=255).zip(byte_class.iter_mut()) {
+            if c < min_safe || c == special || (escape.is_none() && Some(c) == quote) {
+                *class |= UNSAFE;
+            }
+            if c >= 0x80 {
+                *class |= NON_ASCII;
+            }
+            if Some(c) == quote.or(Some(b'"')) || Some(c) == escape {
+                *class |= DOUBLED;
+            }
+        }
         CsvFormat {
             field_delimiter,
             quote,
             escape,
             null_literal,
             col: 0,
-            min_safe,
+            byte_class,
             scratch: Vec::new(),
         }
     }
@@ -140,28 +162,36 @@ impl CsvFormat {
     /// or holding a char below `min_safe`, the quote char, or the escape char
     /// (the backslash when there is none).
     #[inline]
-    fn needs_quotes(&self, s: &[u8]) -> bool {
-        let Some(q) = self.quote else { return false };
-        let special = self.escape.unwrap_or(b'\\');
-        let mut units = 0usize;
-        for &c in s {
-            if c < self.min_safe || c == special || (self.escape.is_none() && c == q) {
-                return true;
-            }
-            // UTF-16 length: continuation bytes add nothing, 4-byte sequences two.
-            units += usize::from(c & 0xC0 != 0x80) + usize::from(c >= 0xF0);
+    fn needs_quotes(&self, s: &[u8], classes: u8) -> bool {
+        if self.quote.is_none() {
+            return false;
         }
+        if classes & UNSAFE != 0 {
+            return true;
+        }
+        if classes & NON_ASCII == 0 {
+            return s.len() > MAX_QUOTE_CHECK;
+        }
+        // UTF-16 length: continuation bytes add nothing, 4-byte sequences two.
+        let units: usize = s
+            .iter()
+            .map(|&c| usize::from(c & 0xC0 != 0x80) + usize::from(c >= 0xF0))
+            .sum();
         units > MAX_QUOTE_CHECK
     }
 
     fn write_text(&self, out: &mut Vec<u8>, s: &[u8]) {
-        if !self.needs_quotes(s) {
+        // The classes of all bytes at once, for both decisions below.
+        let classes = s
+            .iter()
+            .fold(0u8, |acc, &c| acc | self.byte_class[c as usize]);
+        if !self.needs_quotes(s, classes) {
             out.extend_from_slice(s);
             return;
         }
         let q = self.quote.unwrap_or(b'"');
         out.push(q);
-        if s.iter().any(|&c| c == q || Some(c) == self.escape) {
+        if classes & DOUBLED != 0 {
             for &c in s {
                 if c == q || Some(c) == self.escape {
                     // Quotes are doubled; the escape char escapes itself.
