@@ -27,7 +27,20 @@ impl JavaDigits {
 
 /// The digits of `Double.toString(v)` for a finite, non-zero `v` (sign ignored).
 pub(crate) fn double_digits(v: f64) -> JavaDigits {
+    double_digits_with::<true>(v)
+}
+
+/// [`double_digits`], with (`FAST`) or without the [`short_digits`]
+/// shortcut (without: the JDK's loops alone, the reference the shortcut is
+/// tested against).
+fn double_digits_with<const FAST: bool>(v: f64) -> JavaDigits {
     let bits = v.to_bits();
+    // Normal doubles but powers of two (see `short_digits`).
+    if FAST && bits & ((1 << 52) - 1) != 0 {
+        if let Some(short) = short_digits(v.abs()) {
+            return short;
+        }
+    }
     let mut fraction = bits & ((1 << 52) - 1);
     let biased = ((bits >> 52) & 0x7ff) as i32;
     let (exponent, significant_bits) = if biased == 0 {
@@ -202,6 +215,72 @@ fn digits(exponent: i32, fraction: u64, significant_bits: i32) -> JavaDigits {
     out
 }
 
+/// `10^i` as doubles (all exact).
+const TENS: [f64; 18] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17,
+];
+
+/// The digits of a double in the plain range `[10^-3, 10^7)` that some
+/// decimal of at most 15 significant digits reads back as, without the
+/// JDK's digit loop; `None` for every other value. The caller excludes
+/// powers of two (the JDK's interval is narrower there: it uses the lower,
+/// smaller half-gap on both sides); subnormals are out of the range.
+///
+/// The JDK's loop stops at the first digit where the truncated digits or
+/// the next decimal up lie strictly within half an ulp of the value, and
+/// prints that one (the nearer when both do): the shortest decimal in that
+/// open interval, without trailing zeros (it would have stopped before a
+/// zero). A decimal of 15 significant digits or fewer is never on the
+/// interval's edge (a midpoint between two doubles needs 54 significant
+/// bits, more than 10^15 holds), and 15-digit decimals are farther apart
+/// than an ulp (10^-15 against 2^-52, relative), so at most one of them is
+/// inside: the value times 10^p rounded to an integer, p = 14 -
+/// floor(log10(value)), when dividing it by 10^p gives the value back (both
+/// are exact doubles below 2^53, so that division is the correctly rounded
+/// decimal-to-double conversion). A shorter decimal inside is this one
+/// with trailing zeros dropped.
+///
+/// That is the loop in exact arithmetic; the JDK's int and long loops wrap
+/// around 2^31 and 2^63. In this range they never do: the value is not an
+/// integer below 2^53 with at least 54 bits in B, so the long loop (or the
+/// big-integer one) runs, with S at most 20·2^53, the half-ulp M at most
+/// 5^3, and for 15 digits (16 loop steps when the exponent estimate was one
+/// too high) 10^16·M + 10·S stays below 2^61. The tests compare this with
+/// the loops on millions of values.
+fn short_digits(value: f64) -> Option<JavaDigits> {
+    if !(1e-3..1e7).contains(&value) {
+        return None;
+    }
+    // p = 14 - floor(log10(value)), from 17 at 10^-3 down to 8 at 10^6.
+    let mut p = 17;
+    for bound in [1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6] {
+        p -= i32::from(value >= bound);
+    }
+    let scale = TENS[p as usize];
+    let n = (value * scale + 0.5) as u64;
+    if n as f64 / scale != value {
+        return None;
+    }
+    // Trailing zeros off, halving the step (n < 10^16: at most 15).
+    let mut n = n;
+    for (pow, zeros) in [(100_000_000, 8), (10_000, 4), (100, 2), (10, 1)] {
+        if n % pow == 0 {
+            n /= pow;
+            p -= zeros;
+        }
+    }
+    let mut text = itoa::Buffer::new();
+    let text = text.format(n).as_bytes();
+    let mut out = JavaDigits {
+        digits: [0; 20],
+        len: text.len(),
+        exponent: text.len() as i32 - p,
+    };
+    out.digits[..text.len()].copy_from_slice(text);
+    Some(out)
+}
+
 /// Exact non-negative integers for the JDK's big-integer digit loop.
 trait Exact: Ord + Sized {
     /// `5^p5 × 2^p2`.
@@ -348,7 +427,13 @@ fn insignificant_digits_for_pow2(p: i32) -> i32 {
 fn estimate_decimal_exponent(fraction: u64, exponent: i32) -> i32 {
     let mantissa = f64::from_bits((1023 << 52) | (fraction & ((1 << 52) - 1)));
     let d = (mantissa - 1.5) * 0.289529654 + 0.176091259 + f64::from(exponent) * 0.301029995663981;
-    d.floor() as i32
+    // floor without the libm call (|d| is below 400 here).
+    let t = d as i32;
+    if f64::from(t) > d {
+        t - 1
+    } else {
+        t
+    }
 }
 
 /// A non-negative integer of up to 1280 bits (the digit loop needs ~770),
@@ -547,6 +632,63 @@ mod tests {
             failures[..failures.len().min(30)].join("\n")
         );
         text.lines().count()
+    }
+
+    use super::{double_digits_with, JavaDigits};
+
+    fn same(a: &JavaDigits, b: &JavaDigits) -> bool {
+        a.as_slice() == b.as_slice() && a.exponent == b.exponent
+    }
+
+    /// The shortcut gives the digits of the JDK's loops: on random bit
+    /// patterns, on prices with two decimals and their products with small
+    /// quantities (the values sinks print most), and on short decimals of
+    /// every magnitude.
+    #[test]
+    fn shortcut_matches_the_jdk_loops() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut failures = Vec::new();
+        let mut check = |v: f64| {
+            if v.is_finite() && v != 0.0 {
+                let (fast, slow) = (
+                    double_digits_with::<true>(v),
+                    double_digits_with::<false>(v),
+                );
+                if !same(&fast, &slow) && failures.len() < 20 {
+                    failures.push(format!("{v:e} ({:#x})", v.to_bits()));
+                }
+            }
+        };
+        for _ in
+            0..std::env::var("STMTC_FLOAT_ROUNDS").map_or(100_000, |v| v.parse().expect("a count"))
+        {
+            check(f64::from_bits(next()));
+            let cents = (next() % 100_000) as f64;
+            let price = cents / 100.0;
+            check(price);
+            check(price * (next() % 21) as f64);
+            check(price * (next() % 21) as f64 + price);
+            let scale = [1e-5, 1e-3, 0.1, 10.0, 1e4, 1e8, 1e15, 1e22][(next() % 8) as usize];
+            check((next() % 1_000_000) as f64 * scale);
+            check((next() % 1000) as f64 / 7.0);
+            // Any double of the shortcut's range, and its edges.
+            let biased = 1013 + next() % 34;
+            check(f64::from_bits(biased << 52 | next() >> 12));
+            let edge: f64 = [1e-3, 1e-2, 0.1, 1.0, 10.0, 1e6, 1e7][(next() % 7) as usize];
+            check(f64::from_bits(edge.to_bits() + (next() % 5) - 2));
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        // The comparison covers the shortcut: every price takes it.
+        for cents in 1..100_000 {
+            let price = f64::from(cents) / 100.0;
+            assert!(super::short_digits(price).is_some(), "{price}");
+        }
     }
 
     #[test]
