@@ -33,7 +33,7 @@ pub(crate) fn double_digits(v: f64) -> JavaDigits {
 /// [`double_digits`], with (`FAST`) or without the [`short_digits`]
 /// shortcut (without: the JDK's loops alone, the reference the shortcut is
 /// tested against).
-fn double_digits_with<const FAST: bool>(v: f64) -> JavaDigits {
+pub(crate) fn double_digits_with<const FAST: bool>(v: f64) -> JavaDigits {
     let bits = v.to_bits();
     // Normal doubles but powers of two (see `short_digits`).
     if FAST && bits & ((1 << 52) - 1) != 0 {
@@ -249,6 +249,22 @@ const TENS: [f64; 18] = [
 /// too high) 10^16·M + 10·S stays below 2^61. The tests compare this with
 /// the loops on millions of values.
 fn short_digits(value: f64) -> Option<JavaDigits> {
+    let (n, p) = short_decimal(value)?;
+    let mut text = itoa::Buffer::new();
+    let text = text.format(n).as_bytes();
+    let mut out = JavaDigits {
+        digits: [0; 20],
+        len: text.len(),
+        exponent: text.len() as i32 - p,
+    };
+    out.digits[..text.len()].copy_from_slice(text);
+    Some(out)
+}
+
+/// The decimal of [`short_digits`] as `n × 10^-p`, `n` without trailing
+/// zeros, for a positive double (the caller excludes powers of two).
+#[inline]
+pub(crate) fn short_decimal(value: f64) -> Option<(u64, i32)> {
     if !(1e-3..1e7).contains(&value) {
         return None;
     }
@@ -270,15 +286,7 @@ fn short_digits(value: f64) -> Option<JavaDigits> {
             p -= zeros;
         }
     }
-    let mut text = itoa::Buffer::new();
-    let text = text.format(n).as_bytes();
-    let mut out = JavaDigits {
-        digits: [0; 20],
-        len: text.len(),
-        exponent: text.len() as i32 - p,
-    };
-    out.digits[..text.len()].copy_from_slice(text);
-    Some(out)
+    Some((n, p))
 }
 
 /// Exact non-negative integers for the JDK's big-integer digit loop.

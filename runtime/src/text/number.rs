@@ -19,7 +19,44 @@ pub fn write_int<I: itoa::Integer>(out: &mut Vec<u8>, v: I) {
 }
 
 /// Appends `Double.toString(v)` as Java 17 prints it.
+#[inline]
 pub fn write_f64(out: &mut Vec<u8>, v: f64) {
+    // The common plain-range values: the text straight from the decimal.
+    if v.to_bits() & ((1 << 52) - 1) != 0 {
+        if let Some((n, p)) = java_float::short_decimal(v.abs()) {
+            if v < 0.0 {
+                out.push(b'-');
+            }
+            write_plain(out, n, p);
+            return;
+        }
+    }
+    write_f64_general(out, v);
+}
+
+/// `n × 10^-p` in Java's plain layout (`123.45`, `0.005`, `1200.0`): what
+/// [`write_java`] prints for these digits when the value is in `[10^-3, 10^7)`.
+#[inline]
+fn write_plain(out: &mut Vec<u8>, n: u64, p: i32) {
+    let mut text = itoa::Buffer::new();
+    let text = text.format(n).as_bytes();
+    if p <= 0 {
+        out.extend_from_slice(text);
+        out.extend_from_slice(&b"0000000"[..(-p) as usize]);
+        out.extend_from_slice(b".0");
+    } else if text.len() > p as usize {
+        let (whole, fraction) = text.split_at(text.len() - p as usize);
+        out.extend_from_slice(whole);
+        out.push(b'.');
+        out.extend_from_slice(fraction);
+    } else {
+        out.extend_from_slice(b"0.");
+        out.extend_from_slice(&b"00"[..p as usize - text.len()]);
+        out.extend_from_slice(text);
+    }
+}
+
+fn write_f64_general(out: &mut Vec<u8>, v: f64) {
     if !v.is_finite() {
         write_non_finite(out, v.is_nan(), v < 0.0);
     } else if v == 0.0 {
@@ -254,6 +291,37 @@ pub fn java_trim(t: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The plain-layout shortcut prints what the digit loop's digits print.
+    #[test]
+    fn plain_doubles_print_like_the_general_path() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        for i in 0..200_000u64 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let v = match i % 4 {
+                0 => (seed % 100_000) as f64 / 100.0 * (i % 21) as f64,
+                1 => f64::from_bits((1013 + seed % 34) << 52 | seed >> 12),
+                2 => (seed % 1_000_000) as f64 * [1e-6, 1e-3, 1.0][(i / 4 % 3) as usize],
+                _ => -((seed % 100_000) as f64 / 100.0),
+            };
+            got.clear();
+            want.clear();
+            write_f64(&mut got, v);
+            if v == 0.0 || !v.is_finite() {
+                write_f64_general(&mut want, v);
+            } else {
+                write_java(
+                    &mut want,
+                    v < 0.0,
+                    &java_float::double_digits_with::<false>(v),
+                );
+            }
+            assert_eq!(got, want, "{v:e}");
+        }
+    }
 
     /// The plain-decimal shortcut gives the same doubles as the general parser.
     #[test]
