@@ -79,13 +79,35 @@ impl From<&str> for Str {
     fn from(s: &str) -> Str {
         if s.len() <= INLINE {
             let mut bytes = [0; INLINE];
-            bytes[..s.len()].copy_from_slice(s.as_bytes());
+            copy_short(&mut bytes, s.as_bytes());
             Str(Repr::Inline {
                 len: s.len() as u8,
                 bytes,
             })
         } else {
             Str(Repr::Heap(s.into()))
+        }
+    }
+}
+
+/// `dst[..src.len()] = src` for `src` of at most [`INLINE`] bytes, as two
+/// overlapping fixed-size copies (a variable-length copy is a call to
+/// `memcpy`, costlier than the short strings it copies).
+#[inline]
+fn copy_short(dst: &mut [u8; INLINE], src: &[u8]) {
+    let n = src.len();
+    let chunk = match n {
+        16.. => 16,
+        8.. => 8,
+        4.. => 4,
+        _ => 0,
+    };
+    if chunk > 0 {
+        dst[..chunk].copy_from_slice(&src[..chunk]);
+        dst[n - chunk..n].copy_from_slice(&src[n - chunk..]);
+    } else {
+        for (d, &c) in dst.iter_mut().zip(src) {
+            *d = c;
         }
     }
 }
@@ -236,6 +258,11 @@ mod tests {
             assert_eq!(v.is_inline(), s.len() <= INLINE, "{s}");
             assert_eq!(Str::from(s.to_string()).as_str(), s);
             assert_eq!(v.clone().into_string(), s);
+        }
+        // Every length, through each of the short copy's chunk sizes.
+        let alphabet = "abcdefghijklmnopqrstuvwxyz";
+        for n in 0..=INLINE + 1 {
+            assert_eq!(Str::from(&alphabet[..n]).as_str(), &alphabet[..n]);
         }
         assert_eq!(std::mem::size_of::<Str>(), 24);
         assert_eq!(std::mem::size_of::<Option<Str>>(), 24);
