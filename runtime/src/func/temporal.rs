@@ -48,19 +48,18 @@ pub fn flink_date(ts: Timestamp) -> Date {
 /// truncating `/` and `%` on the epoch milliseconds, which for times of day
 /// before 1970 gives Flink's answers (`HOUR(TIMESTAMP '1969-12-31 23:59:59.999')`
 /// is 0, `EXTRACT(MILLISECOND ...)` -1); from 1970 on, the calendar's.
+#[inline]
 pub fn extract(unit: Unit, ts: Timestamp) -> i64 {
-    let d = flink_date(ts);
-    let (y, m, day) = d.ymd();
     let ms = ts.millis;
     let sub_milli = ts.nanos as i64;
     match unit {
-        Unit::Year => y as i64,
-        Unit::Quarter => ((m - 1) / 3 + 1) as i64,
-        Unit::Month => m as i64,
-        Unit::Week => iso_week(d),
-        Unit::Day => day as i64,
-        Unit::DayOfYear => (d.0 - Date::from_ymd(y, 1, 1).map_or(d.0, |j| j.0)) as i64 + 1,
-        Unit::DayOfWeek => (d.0 as i64 + 4).rem_euclid(7) + 1,
+        Unit::Year
+        | Unit::Quarter
+        | Unit::Month
+        | Unit::Week
+        | Unit::Day
+        | Unit::DayOfYear
+        | Unit::DayOfWeek => extract_date_part(unit, flink_date(ts)),
         Unit::Hour => ms % MILLIS_PER_DAY / 3_600_000,
         Unit::Minute => ms % 3_600_000 / 60_000,
         Unit::Second => ms % 60_000 / 1000,
@@ -68,6 +67,22 @@ pub fn extract(unit: Unit, ts: Timestamp) -> i64 {
         Unit::Millisecond => ms % 1000,
         Unit::Microsecond => ms % 1000 * 1000 + sub_milli / 1000,
         Unit::Nanosecond => ms % 1000 * 1_000_000 + sub_milli,
+    }
+}
+
+/// The calendar units of [`extract`], from the day (the time units need no
+/// calendar conversion).
+fn extract_date_part(unit: Unit, d: Date) -> i64 {
+    let (y, m, day) = d.ymd();
+    match unit {
+        Unit::Year => y as i64,
+        Unit::Quarter => ((m - 1) / 3 + 1) as i64,
+        Unit::Month => m as i64,
+        Unit::Week => iso_week(d),
+        Unit::Day => day as i64,
+        Unit::DayOfYear => (d.0 - Date::from_ymd(y, 1, 1).map_or(d.0, |j| j.0)) as i64 + 1,
+        // DAYOFWEEK, the one calendar unit left.
+        _ => (d.0 as i64 + 4).rem_euclid(7) + 1,
     }
 }
 

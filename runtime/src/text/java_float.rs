@@ -146,10 +146,10 @@ fn digits(exponent: i32, fraction: u64, significant_bits: i32) -> JavaDigits {
         macro_rules! small_loop {
             ($t:ty) => {{
                 let mut b = (fraction as $t)
-                    .wrapping_mul((5 as $t).wrapping_pow(b5 as u32))
+                    .wrapping_mul(pow5_wrapping(b5) as $t)
                     .wrapping_shl(b2 as u32);
-                let s = (5 as $t).wrapping_pow(s5 as u32).wrapping_shl(s2 as u32);
-                let mut m = (5 as $t).wrapping_pow(m5 as u32).wrapping_shl(m2 as u32);
+                let s = (pow5_wrapping(s5) as $t).wrapping_shl(s2 as u32);
+                let mut m = (pow5_wrapping(m5) as $t).wrapping_shl(m2 as u32);
                 let tens = s.wrapping_mul(10);
                 let mut q = b / s;
                 b = (b % s).wrapping_mul(10);
@@ -213,6 +213,25 @@ fn digits(exponent: i32, fraction: u64, significant_bits: i32) -> JavaDigits {
         out.round_up();
     }
     out
+}
+
+/// `5^p` modulo 2^64 (a table up to 5^27, which a long holds); truncated
+/// to an int it is also the int loop's wrapping `5^p`.
+#[inline]
+fn pow5_wrapping(p: i32) -> u64 {
+    const POW5: [u64; 28] = {
+        let mut t = [1u64; 28];
+        let mut i = 1;
+        while i < 28 {
+            t[i] = t[i - 1] * 5;
+            i += 1;
+        }
+        t
+    };
+    match POW5.get(p as usize) {
+        Some(&v) => v,
+        None => 5u64.wrapping_pow(p as u32),
+    }
 }
 
 /// `10^i` as doubles (all exact).

@@ -190,7 +190,21 @@ pub fn parse_i64(t: &[u8]) -> Option<i64> {
 
 /// `Double.parseDouble`: trims ASCII whitespace/control chars, accepts `NaN`,
 /// `[+-]Infinity`, decimal and exponent forms, a trailing `d`/`D`/`f`/`F`.
+#[inline]
 pub fn parse_f64(text: &[u8]) -> Option<f64> {
+    // Plain digits with nothing to trim, sign or suffix: straight to the
+    // fast path (everything else takes the general one below).
+    if let (Some(first), Some(last)) = (text.first(), text.last()) {
+        if first.is_ascii_digit() && last.is_ascii_digit() {
+            if let Some(v) = plain_decimal(text) {
+                return Some(v);
+            }
+        }
+    }
+    parse_f64_general(text)
+}
+
+fn parse_f64_general(text: &[u8]) -> Option<f64> {
     let t = java_trim(text);
     let t = match t.last() {
         Some(b'd' | b'D' | b'f' | b'F') => &t[..t.len() - 1],
