@@ -216,7 +216,22 @@ pub trait Record {
 
     /// STRING/VARCHAR/CHAR, borrowed from the record. Json numbers, booleans and
     /// composites read as their text (composites compacted, as Jackson re-serializes).
+    #[inline]
     fn str(&self, col: usize) -> Result<Option<std::borrow::Cow<'_, str>>> {
+        if let Raw::CsvText(t) = self.raw(col) {
+            if t.is_ascii() {
+                // SAFETY: ASCII bytes are valid UTF-8.
+                return Ok(Some(std::borrow::Cow::Borrowed(unsafe {
+                    std::str::from_utf8_unchecked(t)
+                })));
+            }
+        }
+        self.str_general(col)
+    }
+
+    /// [`Record::str`] for every kind of raw field and for errors.
+    #[inline(never)]
+    fn str_general(&self, col: usize) -> Result<Option<std::borrow::Cow<'_, str>>> {
         let bytes = match self.raw(col) {
             Raw::Missing | Raw::Null => return Ok(None),
             Raw::CsvText(t) | Raw::JsonString(t) | Raw::JsonNumber(t) => t,

@@ -106,8 +106,15 @@ fn copy_short(dst: &mut [u8; INLINE], src: &[u8]) {
         dst[..chunk].copy_from_slice(&src[..chunk]);
         dst[n - chunk..n].copy_from_slice(&src[n - chunk..]);
     } else {
-        for (d, &c) in dst.iter_mut().zip(src) {
-            *d = c;
+        // Byte by byte (a loop here would become a memcpy call again).
+        if n > 0 {
+            dst[0] = src[0];
+        }
+        if n > 1 {
+            dst[1] = src[1];
+        }
+        if n > 2 {
+            dst[2] = src[2];
         }
     }
 }
