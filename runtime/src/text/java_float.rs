@@ -261,12 +261,14 @@ const TENS: [f64; 18] = [
 /// with trailing zeros dropped.
 ///
 /// That is the loop in exact arithmetic; the JDK's int and long loops wrap
-/// around 2^31 and 2^63. In this range they never do: the value is not an
-/// integer below 2^53 with at least 54 bits in B, so the long loop (or the
-/// big-integer one) runs, with S at most 20·2^53, the half-ulp M at most
-/// 5^3, and for 15 digits (16 loop steps when the exponent estimate was one
-/// too high) 10^16·M + 10·S stays below 2^61. The tests compare this with
-/// the loops on millions of values.
+/// around 2^31 and 2^63. In this range they never do. Integers take the
+/// JDK's integer path instead, whose digits (the integer's, trailing zeros
+/// dropped) are the same decimal. For the other values B carries at least
+/// 54 bits, so the long loop (or the big-integer one) runs, never the int
+/// loop, with S at most 20·2^53 and the half-ulp M at most 5^3; for 15
+/// digits (16 steps when the exponent estimate was one too high) 10^16·M +
+/// 10·S stays below 2^61. The tests compare this with the loops on
+/// millions of values.
 fn short_digits(value: f64) -> Option<JavaDigits> {
     let (n, p) = short_decimal(value)?;
     let mut text = itoa::Buffer::new();
