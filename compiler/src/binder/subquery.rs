@@ -44,6 +44,7 @@ use crate::types::{DataType, TypeKind};
 
 type BResult<T> = Result<T, Diagnostic>;
 
+mod grouped;
 mod mark;
 mod not_in;
 
@@ -419,7 +420,8 @@ impl Binder<'_> {
         };
         f.iter().skip(mark).any(|p| {
             let reads = |e: &Expr| any_column(e, &|c| c < OUTER);
-            reads(&p.expr) || p.joins.iter().any(|(_, _, c)| reads(c))
+            // A join built from the input (`mark.rs`) reads it.
+            p.over_input.is_some() || reads(&p.expr) || p.joins.iter().any(|(_, _, c)| reads(c))
         })
     }
 
@@ -986,13 +988,7 @@ impl Binder<'_> {
         let scope = cx.scope;
         let sub = self.bind_subquery(query, Some(scope), span)?;
         if grouped && !sub.corr.is_empty() {
-            return Err(Diagnostic::unsupported(
-                span,
-                &format!(
-                    "a correlated scalar subquery in {} of a query with GROUP BY or aggregates",
-                    cx.clause
-                ),
-            ));
+            self.check_grouped_correlation(&sub, cx, "scalar subquery", span)?;
         }
         if sub.visible != 1 {
             // Flink's message, with the subquery's column count for the type.
