@@ -25,8 +25,11 @@
 //! Correlation: the WHERE clause of a subquery (a plain SELECT) may refer to
 //! the columns of the enclosing query; its conjuncts that do are taken out of
 //! the subquery and become the join condition, the subquery's columns they use
-//! are appended to its output (grouped by, when it aggregates). References to
-//! a query more than one level out are refused.
+//! are appended to its output (grouped by, when it aggregates). A nested
+//! subquery may refer to a query more than one level out where its enclosing
+//! subquery is only tested for existence (`subquery/nested.rs`). In a grouped
+//! SELECT or HAVING, the correlation is on grouped columns
+//! (`subquery/grouped.rs`).
 
 use sqlparser::ast::{self as sql, BinaryOperator, SetExpr};
 
@@ -46,6 +49,7 @@ type BResult<T> = Result<T, Diagnostic>;
 
 mod grouped;
 mod mark;
+mod nested;
 mod not_in;
 
 /// Column numbers at and above this refer to the enclosing query's scope
@@ -63,8 +67,8 @@ pub(crate) struct SubqueryState {
     /// (a clause that takes no subqueries).
     frames: Vec<Option<Vec<Pending>>>,
     /// Indices of the frames of grouped clauses (SELECT and HAVING after
-    /// GROUP BY): their subqueries join the aggregate's rows, so they may not
-    /// be correlated.
+    /// GROUP BY): their subqueries join the aggregate's rows, so their
+    /// correlation must read grouped columns (`grouped.rs`).
     grouped_frames: Vec<usize>,
     /// The enclosing query's scope, for the next plain SELECT that binds as
     /// a correlated subquery.
@@ -73,6 +77,12 @@ pub(crate) struct SubqueryState {
     result: Option<Correlated>,
     /// The enclosing scope while a correlated WHERE binds.
     resolving_outer: Option<Scope>,
+    /// Per subquery being bound: how its rows are read, which says whether
+    /// a nested subquery may refer past it (`nested.rs`).
+    readers: Vec<nested::Reader>,
+    /// The WHERE just bound joined a nested subquery that refers past this
+    /// query (`nested.rs`): its rows are no longer one per input row.
+    lifted: bool,
     next_value: usize,
 }
 
@@ -588,7 +598,7 @@ impl Binder<'_> {
                 input = rel;
                 match result {
                     Ok(Some(c)) if any_column(&c, &|i| (OUTER..VALUE).contains(&i)) => {
-                        correlated.push(c)
+                        correlated.extend(split_and(c))
                     }
                     Ok(Some(c)) => local.push(c),
                     Ok(None) => {}
@@ -648,12 +658,14 @@ impl Binder<'_> {
         let span = self.expr_span(part, fallback);
         // On an error the input is kept, for the other conjuncts to bind.
         match self.subquery_join(p, input.clone(), scope, outer, span) {
-            Ok(rel) => (rel, Ok(None)),
+            Ok((rel, lifted)) => (rel, Ok(lifted.into_iter().reduce(and))),
             Err(d) => (input, Err(d)),
         }
     }
 
-    /// Joins a subquery predicate's subquery to `input`.
+    /// Joins a subquery predicate's subquery to `input`; returns the
+    /// conjuncts that refer past this query (`nested.rs`), for the
+    /// enclosing query's join.
     fn subquery_join(
         &mut self,
         p: Predicate<'_>,
@@ -661,7 +673,7 @@ impl Binder<'_> {
         scope: &Scope,
         outer: Option<&Scope>,
         span: Span,
-    ) -> BResult<Rel> {
+    ) -> BResult<(Rel, Vec<Expr>)> {
         let (query, negated_exists, operand) = match &p {
             Predicate::Exists { negated, query } => (*query, Some(*negated), None),
             Predicate::Quantified {
@@ -701,10 +713,16 @@ impl Binder<'_> {
         }
         // The subquery sees this level's scope and, beyond it, the enclosing one.
         let saved = std::mem::replace(&mut self.subq.resolving_outer, outer.cloned());
-        let sub = self.bind_subquery(query, Some(scope), span);
+        let reader = if matches!(operand, Some((_, _, true))) {
+            nested::Reader::All
+        } else {
+            nested::Reader::Exists
+        };
+        let sub = self.bind_subquery(query, Some(scope), reader, span);
         self.subq.resolving_outer = saved;
-        let sub = sub?;
+        let mut sub = sub?;
         let anti = negated_exists == Some(true) || matches!(operand, Some((_, _, true)));
+        let lifted = self.lift_nested(&mut sub, scope.columns.len(), anti, span)?;
         if sub.global_aggregate && !sub.corr.is_empty() && (anti || negated_exists.is_some()) {
             return Err(Diagnostic::unsupported(
                 span,
@@ -713,6 +731,10 @@ impl Binder<'_> {
         }
         let n = input.schema.len();
         let mut condition = self.correlation_condition(&sub, scope, n, span)?;
+        let lifted = lifted
+            .into_iter()
+            .map(|c| nested::past_join(c, scope.columns.len(), n))
+            .collect::<Vec<_>>();
         let kind = match (negated_exists, operand) {
             (Some(negated), _) => {
                 if negated {
@@ -740,7 +762,7 @@ impl Binder<'_> {
                     && sub.corr.is_empty()
                     && (x.ty.nullable || y.ty.nullable)
                 {
-                    return self.null_aware_not_in(input, x, sub.rel, span);
+                    return Ok((self.null_aware_not_in(input, x, sub.rel, span)?, Vec::new()));
                 }
                 if all {
                     // Kept when no row compares TRUE or NULL with the negated
@@ -761,7 +783,14 @@ impl Binder<'_> {
             }
             (None, None) => unreachable!("a predicate has an operand or is EXISTS"),
         };
-        Ok(join(kind, input, sub.rel, and_all(condition, span)))
+        // With conjuncts for the enclosing join, every matching pair is kept
+        // (an inner join): the enclosing query only tests for existence.
+        let kind = if lifted.is_empty() {
+            kind
+        } else {
+            JoinKind::Inner
+        };
+        Ok((join(kind, input, sub.rel, and_all(condition, span)), lifted))
     }
 
     /// The subquery's correlation conjuncts over `input ++ subquery`.
@@ -798,6 +827,7 @@ impl Binder<'_> {
         &mut self,
         query: &sql::Query,
         scope: Option<&Scope>,
+        reader: nested::Reader,
         span: Span,
     ) -> BResult<BoundSub> {
         let plain = query.with.is_none()
@@ -811,10 +841,14 @@ impl Binder<'_> {
         };
         let saved_corr = std::mem::replace(&mut self.subq.correlation, correlation);
         let saved_result = self.subq.result.take();
+        let saved_lifted = std::mem::take(&mut self.subq.lifted);
+        self.subq.readers.push(reader);
         self.open_subquery_barrier();
         let errors = self.diags.len();
         let rel = self.bind_query(query, span);
         self.close_subquery_barrier();
+        self.subq.readers.pop();
+        self.subq.lifted = saved_lifted;
         let result = std::mem::replace(&mut self.subq.result, saved_result);
         self.subq.correlation = saved_corr;
         self.subq.resolving_outer = saved_outer;
@@ -897,6 +931,13 @@ impl Binder<'_> {
     /// subquery expression with an enclosing one; the subquery expressions
     /// become extra GROUP BY keys. Returns them and the outer sides.
     pub(crate) fn correlation_keys(&mut self, corr: Vec<Expr>) -> BResult<Vec<(Expr, Expr)>> {
+        if self.subq.lifted {
+            let span = corr.first().map_or_else(Span::default, |c| c.span);
+            return Err(Diagnostic::unsupported(
+                span,
+                "a subquery that refers to a query two or more levels out, nested in a subquery with aggregates",
+            ));
+        }
         let mut keys = Vec::new();
         for c in corr {
             let inner_only = |e: &Expr| !any_column(e, &|i| i >= OUTER) && max_column(e).is_some();
@@ -982,11 +1023,11 @@ impl Binder<'_> {
             ));
         }
         // In a grouped clause the join is with the aggregate's rows, and the
-        // scope is the aggregate's input: correlation is refused there.
+        // scope is the aggregate's input: `grouped.rs` checks the correlation.
         let grouped =
             self.subq.grouped_frames.last().map(|i| i + 1) == Some(self.subq.frames.len());
         let scope = cx.scope;
-        let sub = self.bind_subquery(query, Some(scope), span)?;
+        let sub = self.bind_subquery(query, Some(scope), nested::Reader::Value, span)?;
         if grouped && !sub.corr.is_empty() {
             self.check_grouped_correlation(&sub, cx, "scalar subquery", span)?;
         }

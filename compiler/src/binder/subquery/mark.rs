@@ -38,6 +38,7 @@
 
 use sqlparser::ast as sql;
 
+use super::nested::Reader;
 use super::not_in::{binary, count};
 use super::{
     and_all, any_column, column, correlation_pairs, eq, has_placeholder, remap, true_literal,
@@ -138,6 +139,7 @@ impl Binder<'_> {
         &mut self,
         query: &sql::Query,
         what: &str,
+        reader: Reader,
         cx: &mut ExprCx<'_>,
         span: Span,
     ) -> BResult<(BoundSub, BResult<Pairs>)> {
@@ -150,7 +152,7 @@ impl Binder<'_> {
         let grouped =
             self.subq.grouped_frames.last().map(|i| i + 1) == Some(self.subq.frames.len());
         let scope = cx.scope;
-        let sub = self.bind_subquery(query, Some(scope), span)?;
+        let sub = self.bind_subquery(query, Some(scope), reader, span)?;
         if !sub.corr.is_empty() {
             if grouped {
                 self.check_grouped_correlation(&sub, cx, what, span)?;
@@ -199,8 +201,11 @@ impl Binder<'_> {
         cx: &mut ExprCx<'_>,
         span: Span,
     ) -> BResult<Expr> {
-        let (sub, pairs) = self.mark_subquery(query, "EXISTS subquery", cx, span)?;
-        let MarkRows { pairs, source, .. } = mark_rows(sub, pairs, cx.scope.columns.len(), span)?;
+        // Its rows are only counted: a nested subquery may refer past it.
+        let (sub, pairs) =
+            self.mark_subquery(query, "EXISTS subquery", Reader::Exists, cx, span)?;
+        let MarkRows { pairs, source, .. } =
+            mark_rows(sub, pairs, "EXISTS subquery", cx.scope.columns.len(), span)?;
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
         let m = keys.len();
         let found = if m == 0 {
@@ -240,14 +245,15 @@ impl Binder<'_> {
         span: Span,
     ) -> BResult<Expr> {
         let x = self.mark_operand(operand, cx, span)?;
-        let (sub, pairs) = self.mark_subquery(query, "IN subquery", cx, span)?;
+        // (Not observed on Flink 2.3 with a nested subquery that refers past it.)
+        let (sub, pairs) = self.mark_subquery(query, "IN subquery", Reader::Value, cx, span)?;
         one_column(&sub, span)?;
         let y_ty = sub.rel.schema[0].ty;
         let MarkRows {
             y: y_at,
             pairs,
             source,
-        } = mark_rows(sub, pairs, cx.scope.columns.len(), span)?;
+        } = mark_rows(sub, pairs, "IN subquery", cx.scope.columns.len(), span)?;
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
         let m = keys.len();
         let simple = !x.ty.nullable && !y_ty.nullable;
@@ -330,7 +336,8 @@ impl Binder<'_> {
         span: Span,
     ) -> BResult<Expr> {
         let x = self.mark_operand(operand, cx, span)?;
-        let (sub, pairs) = self.mark_subquery(query, "ANY, SOME or ALL subquery", cx, span)?;
+        let (sub, pairs) =
+            self.mark_subquery(query, "ANY, SOME or ALL subquery", Reader::Value, cx, span)?;
         one_column(&sub, span)?;
         // `x op ALL s` is `NOT (x op' SOME s)`, op' the negated comparison.
         let op = if all { super::negate(op) } else { op };
@@ -349,7 +356,13 @@ impl Binder<'_> {
             y: y_at,
             pairs,
             source,
-        } = mark_rows(sub, pairs, cx.scope.columns.len(), span)?;
+        } = mark_rows(
+            sub,
+            pairs,
+            "ANY, SOME or ALL subquery",
+            cx.scope.columns.len(),
+            span,
+        )?;
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
         let m = keys.len();
         // `x < SOME s` iff `x < MAX(s)`, `x > SOME s` iff `x > MIN(s)`.
@@ -457,14 +470,20 @@ enum Source {
 /// correlation is `inner = outer` keys (`pairs` are then its key columns),
 /// otherwise the subquery joined with the clause's input values (see
 /// `over_input`), whose keys are its first columns.
-fn mark_rows(sub: BoundSub, pairs: BResult<Pairs>, width: usize, span: Span) -> BResult<MarkRows> {
+fn mark_rows(
+    sub: BoundSub,
+    pairs: BResult<Pairs>,
+    what: &str,
+    width: usize,
+    span: Span,
+) -> BResult<MarkRows> {
     match pairs {
         Ok(pairs) => Ok(MarkRows {
             y: 0,
             pairs,
             source: Source::Sub(sub.rel),
         }),
-        Err(refusal) => over_input(sub, refusal, width, span),
+        Err(refusal) => over_input(sub, refusal, what, width, span),
     }
 }
 
@@ -478,9 +497,22 @@ fn mark_rows(sub: BoundSub, pairs: BResult<Pairs>, width: usize, span: Span) -> 
 /// correlation cannot be TRUE for a NULL, so each conjunct must be a
 /// comparison of strict expressions. `refusal` says why the keys alone do
 /// not do.
-fn over_input(sub: BoundSub, refusal: Diagnostic, width: usize, span: Span) -> BResult<MarkRows> {
-    if sub.corr.iter().any(|c| !strict_comparison(c)) || any_column_of(&sub.corr, width) {
+fn over_input(
+    sub: BoundSub,
+    refusal: Diagnostic,
+    what: &str,
+    width: usize,
+    span: Span,
+) -> BResult<MarkRows> {
+    if any_column_of(&sub.corr, width) {
         return Err(refusal);
+    }
+    if let Some(c) = sub.corr.iter().find(|c| !strict_comparison(c)) {
+        return Err(Diagnostic::unsupported(
+            c.span,
+            &format!("a correlation condition other than a comparison of columns, literals and arithmetic, in an {what} inside an expression"),
+        )
+        .with_note("such a subquery is decorrelated through the enclosing query's distinct values, which is right only for a condition that is never TRUE for a NULL value"));
     }
     let mut outer: Vec<(usize, DataType)> = Vec::new();
     for c in &sub.corr {
