@@ -47,6 +47,7 @@ use crate::types::{DataType, TypeKind};
 
 type BResult<T> = Result<T, Diagnostic>;
 
+mod generator;
 mod grouped;
 mod mark;
 mod nested;
@@ -83,6 +84,9 @@ pub(crate) struct SubqueryState {
     /// The WHERE just bound joined a nested subquery that refers past this
     /// query (`nested.rs`): its rows are no longer one per input row.
     lifted: bool,
+    /// The value generator the WHERE just bound joined in (`generator.rs`).
+    generator: Option<generator::Generator>,
+    next_generator: usize,
     next_value: usize,
 }
 
@@ -100,6 +104,9 @@ struct Pending {
     /// EXISTS whose correlation is not only `inner = outer`), instead of
     /// `joins`.
     over_input: Option<mark::OverInput>,
+    /// The placeholder inside `joins` to fill from the clause's input
+    /// (`generator.rs`).
+    generator: Option<generator::Generator>,
 }
 
 /// A correlated subquery's shape, from its SELECT.
@@ -121,6 +128,7 @@ struct BoundSub {
     corr: Vec<Expr>,
     global_aggregate: bool,
     empty_values: Vec<Option<Expr>>,
+    generator: Option<generator::Generator>,
 }
 
 fn max_column(e: &Expr) -> Option<usize> {
@@ -456,10 +464,15 @@ impl Binder<'_> {
         for p in pending {
             let n = input.schema.len();
             let shift = |c: usize| if c >= SUB { n + (c - SUB) } else { c };
-            let joins = match p.over_input {
+            let mut joins = match p.over_input {
                 Some(d) => d.joins(&clause_input),
                 None => p.joins,
             };
+            if let Some(g) = &p.generator {
+                for (_, rel, _) in &mut joins {
+                    g.fill(rel, &clause_input);
+                }
+            }
             for (kind, rel, condition) in joins {
                 input = join(kind, input, rel, remap(condition, &shift));
             }
@@ -618,6 +631,15 @@ impl Binder<'_> {
             Some(p) => filter(input, p),
             None => input,
         };
+        if self.subq.readers.last() == Some(&nested::Reader::Scalar)
+            && generator::needs_generator(&correlated)
+        {
+            let id = self.subq.next_generator;
+            self.subq.next_generator += 1;
+            let (input, keys, g) = generator::generate(input, correlated, id, span);
+            self.subq.generator = Some(g);
+            return Some((input, keys));
+        }
         Some((input, correlated))
     }
 
@@ -842,6 +864,7 @@ impl Binder<'_> {
         let saved_corr = std::mem::replace(&mut self.subq.correlation, correlation);
         let saved_result = self.subq.result.take();
         let saved_lifted = std::mem::take(&mut self.subq.lifted);
+        let saved_generator = self.subq.generator.take();
         self.subq.readers.push(reader);
         self.open_subquery_barrier();
         let errors = self.diags.len();
@@ -849,6 +872,7 @@ impl Binder<'_> {
         self.close_subquery_barrier();
         self.subq.readers.pop();
         self.subq.lifted = saved_lifted;
+        let generator = std::mem::replace(&mut self.subq.generator, saved_generator);
         let result = std::mem::replace(&mut self.subq.result, saved_result);
         self.subq.correlation = saved_corr;
         self.subq.resolving_outer = saved_outer;
@@ -866,6 +890,7 @@ impl Binder<'_> {
                 corr: c.conjuncts,
                 global_aggregate: c.global_aggregate,
                 empty_values: c.empty_values,
+                generator,
             },
             None => {
                 let global = is_global_aggregate(&rel);
@@ -875,6 +900,7 @@ impl Binder<'_> {
                     corr: Vec::new(),
                     global_aggregate: global,
                     empty_values: Vec::new(),
+                    generator,
                 }
             }
         })
@@ -961,6 +987,9 @@ impl Binder<'_> {
                     return Err(Diagnostic::unsupported(
                         c.span,
                         "a correlation condition other than `inner = outer` in a subquery with aggregates",
+                    )
+                    .with_note(
+                        "a scalar subquery may also be correlated by comparisons of columns, literals and arithmetic",
                     ))
                 }
             }
@@ -1027,7 +1056,8 @@ impl Binder<'_> {
         let grouped =
             self.subq.grouped_frames.last().map(|i| i + 1) == Some(self.subq.frames.len());
         let scope = cx.scope;
-        let sub = self.bind_subquery(query, Some(scope), nested::Reader::Value, span)?;
+        let mut sub = self.bind_subquery(query, Some(scope), nested::Reader::Scalar, span)?;
+        let generator = sub.generator.take();
         if grouped && !sub.corr.is_empty() {
             self.check_grouped_correlation(&sub, cx, "scalar subquery", span)?;
         }
@@ -1115,7 +1145,15 @@ impl Binder<'_> {
                 (JoinKind::Left, grouped, and_all(condition, span), expr)
             }
         };
-        Ok(self.push_pending(vec![(kind, rel, condition)], expr))
+        let placeholder = self.push_pending(vec![(kind, rel, condition)], expr);
+        if let Some(g) = generator {
+            let frame = self.subq.frames.last_mut().and_then(Option::as_mut);
+            frame
+                .and_then(|f| f.last_mut())
+                .expect("just pushed")
+                .generator = Some(g);
+        }
+        Ok(placeholder)
     }
 
     /// Registers a subquery's joins in the current frame (which must take
@@ -1135,6 +1173,7 @@ impl Binder<'_> {
             joins,
             expr,
             over_input: None,
+            generator: None,
         });
         placeholder
     }
@@ -1178,7 +1217,7 @@ fn correlation_pairs(
             None => {
                 return Err(Diagnostic::unsupported(
                     c.span,
-                    &format!("a correlation condition other than `inner = outer` in {what}"),
+                    &format!("a correlation condition other than `inner = outer` or a comparison of columns, literals and arithmetic, in {what}"),
                 ))
             }
         }

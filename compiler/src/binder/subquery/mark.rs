@@ -604,7 +604,7 @@ impl OverInput {
 
 /// Whether a correlation conjunct is a comparison of strict expressions
 /// (NULL when any column is NULL): never TRUE for a NULL enclosing value.
-fn strict_comparison(e: &Expr) -> bool {
+pub(super) fn strict_comparison(e: &Expr) -> bool {
     fn strict(e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Column(_) | ExprKind::Literal(_) => true,

@@ -39,7 +39,9 @@ pub(crate) enum Reader {
     Exists,
     /// Compared with every row: a WHERE conjunct `NOT IN` or `op ALL`.
     All,
-    /// A value: a scalar subquery, or a mark inside an expression.
+    /// The value of a scalar subquery.
+    Scalar,
+    /// An IN or quantified comparison inside an expression.
     Value,
 }
 
