@@ -35,6 +35,10 @@
 //! `NOT EXISTS` and `NOT IN` are `NOT` of these (three-valued: `NOT NULL` is
 //! NULL). The joins go through the clause's subquery frame like a scalar
 //! subquery's, so the planner shares the subquery's scan with the rest.
+//!
+//! Correlated by more than `inner = outer` keys (`b.k < a.k`), every form
+//! reads the subquery's rows joined with the distinct enclosing values `u`
+//! instead, and `k` is `u` (`over_input`).
 
 use sqlparser::ast as sql;
 
