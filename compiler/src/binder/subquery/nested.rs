@@ -22,8 +22,8 @@
 //! for it there). A middle query that aggregates or is read by `NOT IN` /
 //! `ALL` (Flink 2.3 differs on it too) or as a scalar or inside an
 //! expression is refused, and so is an inner subquery that refers to the
-//! outer query but not to the middle one (Flink 2.3: `unexpected correlate
-//! variable`).
+//! outer query but not to the middle one (Flink 2.3 fails on most of these:
+//! `unexpected correlate variable`).
 
 use super::{any_column, remap, BResult, BoundSub, OUTER};
 use crate::binder::Binder;
@@ -94,7 +94,9 @@ impl Binder<'_> {
                 at,
                 "a nested subquery that refers to a query two or more levels out but not to the query it is nested in",
             )
-            .with_note("Flink 2.3 fails there: `unexpected correlate variable $cor0 in the plan`"));
+            .with_note(
+                "Flink 2.3 fails on most of these: `unexpected correlate variable $cor0 in the plan`",
+            ));
         }
         let (lifted, kept) = std::mem::take(&mut sub.corr).into_iter().partition(past);
         sub.corr = kept;
