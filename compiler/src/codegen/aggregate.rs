@@ -37,13 +37,15 @@ impl Gen<'_> {
             acc_inits.push(quote!(#x: #init));
             acc_merges.push(quote!(self.#x.merge(o.#x);));
         }
+        let merges = quote!(#(#acc_merges)*);
+        let o = super::param(&merges, "o");
         let d = doc(&format!("Accumulators of {}", self.descriptions[n.index()]));
         parts.items.push(quote! {
             #d
             struct #acc { #(#acc_fields),* }
             impl #acc {
                 fn new() -> Self { #acc { #(#acc_inits),* } }
-                fn merge(&mut self, o: Self) { #(#acc_merges)* }
+                fn merge(&mut self, #o: Self) { #merges }
             }
         });
         let r = row_ident(input);
@@ -69,48 +71,59 @@ impl Gen<'_> {
         let acc_ty = format_ident!("A{}", n.0);
         let input_schema = &self.plan.node(input).schema;
         let out_row = row_ident(n);
-        let keys = group.iter().enumerate().map(|(g, &c)| {
-            let col = col_ident(g);
-            let idx = syn::Index::from(g);
-            match input_schema[c].ty.kind {
-                TypeKind::Double => quote!(#col: key.#idx.map(rt::ops::aggregate::f64_from_key)),
-                TypeKind::Float => {
-                    quote!(#col: key.#idx.map(|v| rt::ops::aggregate::f64_from_key(v) as f32))
+        let keys = group
+            .iter()
+            .enumerate()
+            .filter(|&(g, _)| self.is_live(n, g))
+            .map(|(g, &c)| {
+                let col = col_ident(g);
+                let idx = syn::Index::from(g);
+                match input_schema[c].ty.kind {
+                    TypeKind::Double => {
+                        quote!(#col: key.#idx.map(rt::ops::aggregate::f64_from_key))
+                    }
+                    TypeKind::Float => {
+                        quote!(#col: key.#idx.map(|v| rt::ops::aggregate::f64_from_key(v) as f32))
+                    }
+                    _ => quote!(#col: key.#idx.clone()),
                 }
-                _ => quote!(#col: key.#idx.clone()),
-            }
-        });
+            });
         let results = aggregates
             .iter()
             .enumerate()
+            .filter(|&(j, _)| self.is_live(n, group.len() + j))
             .map(|(j, call)| {
                 let col = col_ident(group.len() + j);
                 let v = self.accumulator_result(j, call, input_schema)?;
                 Ok(quote!(#col: #v))
             })
             .collect::<GenResult<Vec<_>>>()?;
-        let global = if group.is_empty() {
+        let table = if group.is_empty() {
             // A global aggregate returns one row even for no input (COUNT 0, SUM NULL).
             quote! {
+                let mut table = std::mem::take(&mut st.#a);
                 if table.is_empty() {
                     table.group_owned((), #acc_ty::new);
                 }
             }
         } else {
-            quote!()
+            quote!(let table = std::mem::take(&mut st.#a);)
         };
         let key = self.key_expr(input_schema, group);
         let in_row = row_ident(input);
+        let key_row = super::param(&key, "row");
+        let out = quote!(#(#keys,)*);
+        let key_param = super::param(&out, "key");
+        let acc_param = super::param(&quote!(#(#results)*), "acc");
         Ok(quote! {
-            let mut table = std::mem::take(&mut st.#a);
-            #global
+            #table
             table.finish(
                 st,
-                |row: &#in_row| #key,
+                |#key_row: &#in_row| #key,
                 #acc_ty::new,
                 |acc, row| acc.add(row),
-                |st, key, acc| {
-                    let row = #out_row { #(#keys,)* #(#results),* };
+                |st, #key_param, #acc_param| {
+                    let row = #out_row { #out #(#results),* };
                     #emit
                     Ok(())
                 },
@@ -224,12 +237,24 @@ impl Gen<'_> {
                 })
             })
             .collect::<GenResult<Vec<_>>>()?;
-        Ok(quote! {
-            impl #acc {
-                #[inline]
-                fn add(&mut self, row: &#in_row) {
-                    let acc = self;
-                    #(#updates)*
+        let updates = quote!(#(#updates)*);
+        let row = super::param(&updates, "row");
+        Ok(if updates.is_empty() {
+            // No aggregate calls (grouping only): nothing to accumulate.
+            quote! {
+                impl #acc {
+                    #[inline]
+                    fn add(&mut self, _: &#in_row) {}
+                }
+            }
+        } else {
+            quote! {
+                impl #acc {
+                    #[inline]
+                    fn add(&mut self, #row: &#in_row) {
+                        let acc = self;
+                        #updates
+                    }
                 }
             }
         })

@@ -29,9 +29,11 @@ impl Gen<'_> {
             None => quote!(),
         };
         let out_row = row_ident(n);
+        let live = self.live[n.index()].clone();
         let fields = projections
             .iter()
             .enumerate()
+            .filter(|&(i, _)| live[i])
             .map(|(i, p)| {
                 let c = col_ident(i);
                 let e = expr::expr(p, &column, &mut self.statics)?;
@@ -49,7 +51,7 @@ impl Gen<'_> {
     /// The push into a UNION ALL: the row, retyped, to every consumer.
     pub(super) fn union_push(&self, n: NodeId) -> TokenStream {
         let out_row = row_ident(n);
-        let fields = (0..self.plan.node(n).schema.len()).map(|i| {
+        let fields = self.live_cols(n).map(|i| {
             let c = col_ident(i);
             quote!(#c: row.#c.clone())
         });
@@ -69,11 +71,26 @@ impl Gen<'_> {
         let node = self.plan.node(n);
         let arity = node.schema.len() - 3;
         let out_row = row_ident(n);
-        let copies = (0..arity).map(|i| {
+        let copies = self.live_cols(n).filter(|&i| i < arity).map(|i| {
             let c = col_ident(i);
             quote!(#c: row.#c.clone())
         });
-        let (ws, we, wt) = (col_ident(arity), col_ident(arity + 1), col_ident(arity + 2));
+        // window_start, window_end and window_time, where read.
+        let bounds = [
+            quote!(Some(rt::value::Timestamp::from_millis(start))),
+            quote!(Some(rt::value::Timestamp::from_millis(end))),
+            quote!(Some(rt::value::Timestamp::from_millis(end - 1))),
+        ];
+        let bounds = bounds
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| self.is_live(n, arity + k))
+            .map(|(k, v)| {
+                let c = col_ident(arity + k);
+                quote!(#c: #v)
+            });
+        let bounds = quote!(#(#bounds,)*);
+        let (start, end) = (super::param(&bounds, "start"), super::param(&bounds, "end"));
         let tc = col_ident(time_column);
         let emit = self.emit(n, quote!(out));
         let windows = match window {
@@ -93,12 +110,10 @@ impl Gen<'_> {
             // Rows without a time value belong to no window.
             let Some(time) = row.#tc else { return Ok(()); };
             let ts = time.millis;
-            for (start, end) in #windows {
+            for (#start, #end) in #windows {
                 let out = #out_row {
                     #(#copies,)*
-                    #ws: Some(rt::value::Timestamp::from_millis(start)),
-                    #we: Some(rt::value::Timestamp::from_millis(end)),
-                    #wt: Some(rt::value::Timestamp::from_millis(end - 1)),
+                    #bounds
                 };
                 #emit
             }

@@ -10,6 +10,26 @@ use super::{col_ident, doc, expr, row_ident, Gen, GenResult, ProbeFrom, StatePar
 use crate::ir::{Field, JoinKind};
 use crate::plan::{NodeId, NodeKind};
 
+/// `row.c1.is_none() || ...` over a join's key columns: a NULL key matches
+/// nothing (`None` for a join without keys).
+fn null_key(keys: &[usize]) -> Option<TokenStream> {
+    let checks = keys.iter().map(|&c| {
+        let ident = col_ident(c);
+        quote!(row.#ident.is_none())
+    });
+    (!keys.is_empty()).then(|| quote!(#(#checks)||*))
+}
+
+/// `row.c1.is_some() && ...`: the probe row's key has no NULL (`None` for
+/// a join without keys).
+fn key_present(keys: &[usize]) -> Option<TokenStream> {
+    let checks = keys.iter().map(|&c| {
+        let ident = col_ident(c);
+        quote!(row.#ident.is_some())
+    });
+    (!keys.is_empty()).then(|| quote!(#(#checks)&&*))
+}
+
 impl Gen<'_> {
     /// A join's tables in `State` and `Built`: the build table (written while
     /// its build side runs, then moved to `Built` and probed), the probe rows
@@ -128,6 +148,8 @@ impl Gen<'_> {
         let build_key = self.key_expr(&self.plan.node(right).schema, right_keys);
         let probe_key = self.key_expr(&self.plan.node(left).schema, left_keys);
         let probe = format_ident!("partition_probe_{}", n.0);
+        let build_row = super::param(&build_key, "row");
+        let probe_row = super::param(&probe_key, "row");
         let outer = matches!(kind, JoinKind::Right | JoinKind::Full);
         let unmatched = if outer {
             let f = format_ident!("partition_unmatched_{}", n.0);
@@ -141,8 +163,8 @@ impl Gen<'_> {
                 st,
                 probe,
                 #outer,
-                |row: &#r| #build_key,
-                |row: &#l| #probe_key,
+                |#build_row: &#r| #build_key,
+                |#probe_row: &#l| #probe_key,
                 |st, t, m, row| #probe(st, b, t, m, row),
                 #unmatched,
             )?;
@@ -168,17 +190,17 @@ impl Gen<'_> {
     ) -> GenResult<TokenStream> {
         let j = format_ident!("j{}", n.0);
         let key = self.key_expr(right, right_keys);
-        let null_checks = right_keys.iter().map(|&c| {
-            let ident = col_ident(c);
-            quote!(row.#ident.is_none())
-        });
-        Ok(quote! {
+        let insert = quote!(st.#j.insert(#key, row.clone())?;);
+        Ok(match null_key(right_keys) {
             // A NULL key matches nothing, but outer joins still emit the row.
-            if false #(|| #null_checks)* {
-                st.#j.insert_unmatchable(row.clone())?;
-            } else {
-                st.#j.insert(#key, row.clone())?;
-            }
+            Some(null) => quote! {
+                if #null {
+                    st.#j.insert_unmatchable(row.clone())?;
+                } else {
+                    #insert
+                }
+            },
+            None => insert,
         })
     }
 
@@ -202,22 +224,23 @@ impl Gen<'_> {
         let left_schema = &plan.node(left).schema;
         let right_arity = plan.node(right).schema.len();
         let left_arity = left_schema.len();
+        if !kind.outputs_right() {
+            return self.semi_probe(n, kind, left_arity, left_keys, residual, from);
+        }
         let out_row = row_ident(n);
         let key = self.key_expr(left_schema, left_keys);
-        let null_checks = left_keys.iter().map(|&c| {
-            let ident = col_ident(c);
-            quote!(row.#ident.is_none())
-        });
         let joined = |right_value: &dyn Fn(usize) -> TokenStream| {
-            let l = (0..left_arity).map(|i| {
+            let l = (0..left_arity).filter(|&i| self.is_live(n, i)).map(|i| {
                 let c = col_ident(i);
                 quote!(#c: row.#c.clone())
             });
-            let r = (0..right_arity).map(|i| {
-                let c = col_ident(left_arity + i);
-                let v = right_value(i);
-                quote!(#c: #v)
-            });
+            let r = (0..right_arity)
+                .filter(|&i| self.is_live(n, left_arity + i))
+                .map(|i| {
+                    let c = col_ident(left_arity + i);
+                    let v = right_value(i);
+                    quote!(#c: #v)
+                });
             quote!(#out_row { #(#l,)* #(#r,)* })
         };
         let matched_row = joined(&|i| {
@@ -236,40 +259,45 @@ impl Gen<'_> {
             }
             None => quote!(),
         };
-        let mark = if matches!(kind, JoinKind::Right | JoinKind::Full) {
-            mark
+        let marks = matches!(kind, JoinKind::Right | JoinKind::Full);
+        let (mark, idx) = if marks {
+            (mark, quote!(idx))
         } else {
-            quote!()
+            (quote!(), quote!(_))
         };
-        if !kind.outputs_right() {
-            return self.semi_probe(n, kind, left_arity, left_keys, residual, from);
-        }
         let route = self.route_to_partition(n, from);
         let emit = self.emit(n, quote!(out));
-        let keep_left = if matches!(kind, JoinKind::Left | JoinKind::Full) {
+        let r_var = super::param(&matched_row, "r");
+        let probe = |on_match: TokenStream| {
+            let probe = quote! {
+                let key = #key;
+                #route
+                for (#idx, #r_var) in #table.probe(&key) {
+                    let out = #matched_row;
+                    #check
+                    #on_match
+                    #mark
+                    #emit
+                }
+            };
+            match key_present(left_keys) {
+                Some(present) => quote!(if #present { #probe }),
+                None => probe,
+            }
+        };
+        // A LEFT/FULL join emits the probe row with NULLs when no build row matched.
+        Ok(if matches!(kind, JoinKind::Left | JoinKind::Full) {
+            let probe = probe(quote!(matched = true;));
             quote! {
+                let mut matched = false;
+                #probe
                 if !matched {
                     let out = #null_row;
                     #emit
                 }
             }
         } else {
-            quote!()
-        };
-        Ok(quote! {
-            let mut matched = false;
-            if !(false #(|| #null_checks)*) {
-                let key = #key;
-                #route
-                for (idx, r) in #table.probe(&key) {
-                    let out = #matched_row;
-                    #check
-                    matched = true;
-                    #mark
-                    #emit
-                }
-            }
-            #keep_left
+            probe(quote!())
         })
     }
 
@@ -321,10 +349,6 @@ impl Gen<'_> {
             _ => return Err(format!("#{} is not a join", n.0)),
         };
         let key = self.key_expr(&plan.node(left).schema, left_keys);
-        let null_checks = left_keys.iter().map(|&c| {
-            let ident = col_ident(c);
-            quote!(row.#ident.is_none())
-        });
         let column = |i: usize| {
             if i < left_arity {
                 let c = col_ident(i);
@@ -334,36 +358,39 @@ impl Gen<'_> {
                 quote!(r.#c)
             }
         };
-        let test = match residual {
-            Some(r) => {
-                let e = expr::expr(r, &column, &mut self.statics)?;
-                quote!(rt::value::logic::is_true(#e))
-            }
-            None => quote!(true),
-        };
         let out_row = row_ident(n);
-        let fields = (0..left_arity).map(|i| {
-            let c = col_ident(i);
-            quote!(#c: row.#c.clone())
-        });
+        let fields: Vec<TokenStream> = self
+            .live_cols(n)
+            .map(|i| {
+                let c = col_ident(i);
+                quote!(#c: row.#c.clone())
+            })
+            .collect();
         let emit = self.emit(n, quote!(out));
         let wanted = if kind == JoinKind::Semi {
             quote!(matched)
         } else {
             quote!(!matched)
         };
-        Ok(quote! {
-            let mut matched = false;
-            if !(false #(|| #null_checks)*) {
-                let key = #key;
-                #route
-                for (_, r) in #table.probe(&key) {
-                    if #test {
-                        matched = true;
-                        break;
-                    }
-                }
+        // Some build row with the key that satisfies the residual.
+        let any = match residual {
+            Some(r) => {
+                let e = expr::expr(r, &column, &mut self.statics)?;
+                quote!(.any(|(_, r)| rt::value::logic::is_true(#e)))
             }
+            None => quote!(.next().is_some()),
+        };
+        let probe = quote!({
+            let key = #key;
+            #route
+            #table.probe(&key) #any
+        });
+        let matched = match key_present(left_keys) {
+            Some(present) => quote!(#present && #probe),
+            None => probe,
+        };
+        Ok(quote! {
+            let matched = #matched;
             if #wanted {
                 let out = #out_row { #(#fields,)* };
                 #emit
@@ -398,15 +425,17 @@ impl Gen<'_> {
         let left_arity = self.plan.node(left).schema.len();
         let right_arity = self.plan.node(right).schema.len();
         let out_row = row_ident(n);
-        let l = (0..left_arity).map(|i| {
+        let l = (0..left_arity).filter(|&i| self.is_live(n, i)).map(|i| {
             let c = col_ident(i);
             quote!(#c: None)
         });
-        let r = (0..right_arity).map(|i| {
-            let c = col_ident(left_arity + i);
-            let rc = col_ident(i);
-            quote!(#c: r.#rc.clone())
-        });
+        let r = (0..right_arity)
+            .filter(|&i| self.is_live(n, left_arity + i))
+            .map(|i| {
+                let c = col_ident(left_arity + i);
+                let rc = col_ident(i);
+                quote!(#c: r.#rc.clone())
+            });
         quote!(#out_row { #(#l,)* #(#r,)* })
     }
 

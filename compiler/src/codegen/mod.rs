@@ -17,6 +17,7 @@ mod aggregate;
 mod calc;
 pub(crate) mod expr;
 mod join;
+mod live;
 mod over;
 mod project;
 mod rows;
@@ -102,6 +103,9 @@ struct Gen<'a> {
     spooled: BTreeSet<NodeId>,
     /// `job.sql:12:5` of each node's first provenance span, for run-time errors.
     locations: Vec<String>,
+    /// `live[n][c]`: some consumer reads column `c` of node `n` (`live.rs`);
+    /// row structs hold only live columns.
+    live: Vec<Vec<bool>>,
 }
 
 fn lit_str(s: &str) -> Literal {
@@ -118,6 +122,45 @@ fn col_ident(i: usize) -> Ident {
 
 fn push_ident(n: NodeId, input: usize) -> Ident {
     format_ident!("push_{}_{}", n.0, input)
+}
+
+/// Whether generated code mentions the identifier `name` (a parameter it
+/// reads): parameters the body does not use are named `_`.
+/// Nested `fn` items are skipped: their parameters are their own.
+fn mentions(tokens: &TokenStream, name: &str) -> bool {
+    use proc_macro2::{Delimiter, TokenTree};
+    let mut in_fn = false;
+    for t in tokens.clone() {
+        match t {
+            TokenTree::Ident(i) if i == "fn" => in_fn = true,
+            TokenTree::Group(g) if in_fn => {
+                in_fn = g.delimiter() != Delimiter::Brace;
+            }
+            _ if in_fn => {}
+            TokenTree::Ident(i) if i == name => return true,
+            TokenTree::Group(g) if mentions(&g.stream(), name) => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `fn name(a: &R, b: &R) -> Ordering { body }`, a comparator of two rows
+/// (a parameter the body does not read is `_`).
+fn row_cmp_fn(name: &str, r: &Ident, body: &TokenStream) -> TokenStream {
+    let name = format_ident!("{}", name);
+    let (a, b) = (param(body, "a"), param(body, "b"));
+    quote!(fn #name(#a: &#r, #b: &#r) -> std::cmp::Ordering #body)
+}
+
+/// `name` if `body` uses it, else `_` (an unused parameter).
+fn param(body: &TokenStream, name: &str) -> TokenStream {
+    if mentions(body, name) {
+        let i = format_ident!("{}", name);
+        quote!(#i)
+    } else {
+        quote!(_)
+    }
 }
 
 fn doc(text: &str) -> TokenStream {
@@ -208,8 +251,10 @@ pub(crate) fn generate_tokens(
             });
         }
     }
+    let live = live::live_columns(plan, &consumers);
     let mut gen = Gen {
         plan,
+        live,
         current: NodeId(0),
         descriptions: crate::plan::explain::descriptions(plan, file),
         consumers,
@@ -296,12 +341,32 @@ impl Gen<'_> {
         let budget = self.memory_budget()?;
         self.features = self.statics.features();
         let statics = std::mem::take(&mut self.statics).into_items();
+        // The runtime traits whose methods the program calls: sink rows
+        // (`f.field`) and file records (`rec.i64`).
+        let writes = plan.nodes.iter().any(|node| {
+            matches!(node.kind, NodeKind::Sink { table, .. }
+            if !matches!(plan.job.table(table).connector.kind, ConnectorKind::Blackhole))
+        });
+        let reads = plan.nodes.iter().any(|node| {
+            matches!(node.kind, NodeKind::Scan { table, .. }
+            if matches!(plan.job.table(table).connector.kind, ConnectorKind::Filesystem { .. }))
+        });
+        let mut traits = Vec::new();
+        if writes {
+            traits.push(quote!(
+                use rt::sink::format::RowFormat as _;
+            ));
+        }
+        if reads {
+            traits.push(quote!(
+                use rt::source::Record as _;
+            ));
+        }
+        let traits = quote!(#(#traits)*);
         Ok(quote! {
-            #![allow(clippy::all, unused_parens, unused_variables, unused_mut, non_snake_case, dead_code, unused_imports, unused_assignments)]
             //! The job program: see plan.txt for the plan it implements.
             use stmtc_runtime as rt;
-            use rt::sink::format::RowFormat as _;
-            use rt::source::Record as _;
+            #traits
 
             #[doc = " The plan this binary implements (`--explain` prints it)."]
             const PLAN: &str = include_str!("../plan.txt");
@@ -365,10 +430,11 @@ impl Gen<'_> {
                 unreachable!("sources have no inputs")
             }
         };
+        let (b, row) = (param(&body, "b"), param(&body, "row"));
         Ok(quote! {
             #d
             #[inline]
-            fn #name(st: &mut State, b: &Built, row: &#in_row) -> rt::Result<()> {
+            fn #name(st: &mut State, #b: &Built, #row: &#in_row) -> rt::Result<()> {
                 #body
                 Ok(())
             }
@@ -404,19 +470,24 @@ impl Gen<'_> {
             built,
             items,
         } = parts;
+        let init = quote!(#(#inits)*);
+        let absorb = quote!(#(#absorbs)*);
+        let [ctx, staging, b, thread, pipeline] =
+            ["ctx", "staging", "b", "thread", "pipeline"].map(|p| param(&init, p));
+        let (absorb_ctx, o) = (param(&absorb, "ctx"), param(&absorb, "o"));
         Ok(quote! {
             #[doc = " Operator state written while the job runs: sinks, hash tables, buffers."]
             struct State { #(#fields),* }
 
             impl State {
                 #[doc = " The state of one thread of pipeline `pipeline` (it names the part files)."]
-                fn new(ctx: &rt::job::Context, staging: &rt::sink::commit::Job, b: &Built, thread: usize, pipeline: usize) -> rt::Result<State> {
+                fn new(#ctx: &rt::job::Context, #staging: &rt::sink::commit::Job, #b: &Built, #thread: usize, #pipeline: usize) -> rt::Result<State> {
                     Ok(State { #(#inits),* })
                 }
 
                 #[doc = " Folds the state of a finished thread into this one: partial"]
                 #[doc = " aggregates, sort buffers and build tables merge; its part files close."]
-                fn absorb(&mut self, ctx: &rt::job::Context, o: State) -> rt::Result<()> {
+                fn absorb(&mut self, #absorb_ctx: &rt::job::Context, #o: State) -> rt::Result<()> {
                     #(#absorbs)*
                     Ok(())
                 }
@@ -450,7 +521,7 @@ impl Gen<'_> {
                     columns,
                     filter,
                 },
-            ) => self.scan_task(n, *table, columns, filter.as_ref())?,
+            ) => self.scan_task(n, index, *table, columns, filter.as_ref())?,
             (Task::Values(_), NodeKind::Values { rows }) => self.values_task(n, rows, emit)?,
             (
                 Task::AggregateResults(_),
@@ -477,10 +548,14 @@ impl Gen<'_> {
             (Task::SpoolReplay(_), NodeKind::Join { .. }) => self.spool_replay_task(n),
             _ => return Err("internal: task does not match its node".to_string()),
         };
+        let (ctx, b, staging) = (
+            param(&body, "ctx"),
+            param(&body, "b"),
+            param(&body, "staging"),
+        );
         Ok(quote! {
             #d
-            fn #name(ctx: &rt::job::Context, st: &mut State, b: &Built, staging: &rt::sink::commit::Job) -> rt::Result<()> {
-                const PIPELINE: usize = #index;
+            fn #name(#ctx: &rt::job::Context, st: &mut State, #b: &Built, #staging: &rt::sink::commit::Job) -> rt::Result<()> {
                 #body
                 Ok(())
             }

@@ -66,7 +66,7 @@ impl Gen<'_> {
     fn order_fn(&self, over: &OverNode<'_>) -> TokenStream {
         let r = row_ident(over.input);
         let cmp = self.sort_comparator(over.order, &self.plan.node(over.input).schema);
-        quote!(fn order_cmp(a: &#r, b: &#r) -> std::cmp::Ordering #cmp)
+        super::row_cmp_fn("order_cmp", &r, &cmp)
     }
 
     /// The State field, its initializer and its absorb step.
@@ -144,17 +144,22 @@ impl Gen<'_> {
             let kind = self.rank_kind(over.calls)?;
             let (lo, hi) = (limit.lo, limit.hi.max(0) as u64);
             let order_fn = self.order_fn(&over);
-            let copies = (0..arity).map(|i| {
+            let copies = self.live_cols(n).filter(|&i| i < arity).map(|i| {
                 let c = col_ident(i);
                 quote!(#c: r.#c)
             });
-            let rank = col_ident(arity);
+            let (rank, rank_var) = if self.is_live(n, arity) {
+                let c = col_ident(arity);
+                (quote!(#c: Some(rank)), quote!(rank))
+            } else {
+                (quote!(), quote!(_))
+            };
             return Ok(quote! {
                 #order_fn
                 let top = std::mem::replace(&mut st.#o, rt::ops::over::TopN::new(#kind, #hi));
                 for (_, rows) in top.finish(#lo, order_cmp) {
-                    for (r, rank) in rows {
-                        let row = #out_row { #(#copies,)* #rank: Some(rank) };
+                    for (r, #rank_var) in rows {
+                        let row = #out_row { #(#copies,)* #rank };
                         #emit
                     }
                 }
@@ -171,7 +176,14 @@ impl Gen<'_> {
         // One frame computation per distinct frame of the partition.
         let mut frames: Vec<Frame> = Vec::new();
         let mut frame_stmts = Vec::new();
-        for (k, call) in over.calls.iter().enumerate() {
+        // Only the calls some consumer reads are computed.
+        let live = self.live[n.index()].clone();
+        for (k, call) in over
+            .calls
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| live[arity + k])
+        {
             let v = format_ident!("v{}", k);
             let vt = value_type(&call.ty);
             let value = self.over_value(
@@ -185,22 +197,50 @@ impl Gen<'_> {
             let c = col_ident(arity + k);
             fields.push(quote!(#c: #v[i].clone()));
         }
-        let copies = (0..arity).map(|i| {
+        let copies = self.live_cols(n).filter(|&i| i < arity).map(|i| {
             let c = col_ident(i);
             quote!(#c: r.#c.clone())
         });
+        let row_fields = quote!(#(#copies,)* #(#fields),*);
+        let (i, r_var) = (
+            super::param(&row_fields, "i"),
+            super::param(&row_fields, "r"),
+        );
+        let same_partition = super::row_cmp_fn("same_partition", &r, &by_partition);
+        let same_order = super::row_cmp_fn("same_order", &r, &by_order);
+        let computed = quote!(#(#frame_stmts)* #(#values)*);
+        let mut_rows = if keys.is_empty() {
+            quote!()
+        } else {
+            quote!(mut)
+        };
+        let peers = if super::mentions(&computed, "peers") {
+            quote!(let peers = rt::ops::over::peer_groups(part, |a, b| same_order(a, b).is_eq());)
+        } else {
+            quote!()
+        };
+        let same_order = if super::mentions(&quote!(#peers #computed), "same_order") {
+            same_order
+        } else {
+            quote!()
+        };
+        // Without PARTITION BY and ORDER BY the rows stay in input order.
+        let sort = if keys.is_empty() {
+            quote!()
+        } else {
+            quote!(rt::ops::sort::sort_rows(&mut rows, |a, b| #sort);)
+        };
         Ok(quote! {
-            let mut rows = std::mem::take(&mut st.#o);
-            rt::ops::sort::sort_rows(&mut rows, |a, b| #sort);
-            fn same_partition(a: &#r, b: &#r) -> std::cmp::Ordering #by_partition
-            fn same_order(a: &#r, b: &#r) -> std::cmp::Ordering #by_order
+            let #mut_rows rows = std::mem::take(&mut st.#o);
+            #sort
+            #same_partition
+            #same_order
             for (start, end) in rt::ops::over::runs(&rows, |a, b| same_partition(a, b).is_eq()) {
                 let part = &rows[start..end];
-                let peers = rt::ops::over::peer_groups(part, |a, b| same_order(a, b).is_eq());
-                #(#frame_stmts)*
-                #(#values)*
-                for (i, r) in part.iter().enumerate() {
-                    let row = #out_row { #(#copies,)* #(#fields),* };
+                #peers
+                #computed
+                for (#i, #r_var) in part.iter().enumerate() {
+                    let row = #out_row { #row_fields };
                     #emit
                 }
             }
@@ -247,9 +287,15 @@ impl Gen<'_> {
             OverFunction::FirstValue | OverFunction::LastValue | OverFunction::Aggregate(_) => {
                 let f = self.frame_of(call.frame, input, order, frames, frame_stmts)?;
                 let (acc_ty, init, add, result) = self.frame_accumulator(call, input)?;
+                // COUNT(*) adds a row without reading it.
+                let (row, j) = if super::mentions(&add, "row") {
+                    (quote!(let row = &part[j];), quote!(j))
+                } else {
+                    (quote!(), quote!(_))
+                };
                 quote! {
-                    rt::ops::over::over_frames(&#f, || -> #acc_ty { #init }, |acc: &mut #acc_ty, j: usize| {
-                        let row = &part[j];
+                    rt::ops::over::over_frames(&#f, || -> #acc_ty { #init }, |acc: &mut #acc_ty, #j: usize| {
+                        #row
                         #add
                     }, |acc: &#acc_ty| #result)
                 }

@@ -21,12 +21,17 @@ impl Gen<'_> {
             }
             let n = NodeId(i as u32);
             let name = row_ident(n);
-            let fields = node.schema.iter().enumerate().map(|(c, f)| {
-                let ident = col_ident(c);
-                let ty = value_type(&f.ty);
-                let d = doc(&format!("`{}` {}", f.name.replace('`', "'"), f.ty));
-                quote!(#d #ident: Option<#ty>)
-            });
+            let fields = node
+                .schema
+                .iter()
+                .enumerate()
+                .filter(|&(c, _)| self.is_live(n, c))
+                .map(|(c, f)| {
+                    let ident = col_ident(c);
+                    let ty = value_type(&f.ty);
+                    let d = doc(&format!("`{}` {}", f.name.replace('`', "'"), f.ty));
+                    quote!(#d #ident: Option<#ty>)
+                });
             let d = self.node_doc(n);
             out.push(quote! {
                 #d
@@ -59,7 +64,7 @@ impl Gen<'_> {
         rows.into_iter()
             .map(|n| {
                 let name = row_ident(n);
-                let cols: Vec<Ident> = (0..self.plan.node(n).schema.len()).map(col_ident).collect();
+                let cols: Vec<Ident> = self.live_cols(n).map(col_ident).collect();
                 quote! {
                     impl rt::ops::spool::Spill for #name {
                         fn write(&self, out: &mut Vec<u8>) {

@@ -107,6 +107,12 @@ impl Gen<'_> {
         } else {
             quote!(rt::sink::commit::PartNames::Batch)
         };
+        // `b` changes only where a join table is sealed or freed.
+        let mut_b = if joins.is_empty() {
+            quote!()
+        } else {
+            quote!(mut)
+        };
         Ok(quote! {
             #[doc = " Runs every pipeline once, then commits all filesystem sinks together."]
             fn run(ctx: &mut rt::job::Context) -> rt::Result<()> {
@@ -115,7 +121,7 @@ impl Gen<'_> {
                     // The state of single-threaded pipelines (breaker outputs), and
                     // where the threads' states are folded.
                     let mut st = State::new(ctx, &staging, &Built::default(), 0, #main_pipeline)?;
-                    let mut b = Built::default();
+                    let #mut_b b = Built::default();
                     #(#steps)*
                     #(#finishes)*
                     Ok(())

@@ -14,6 +14,7 @@ impl Gen<'_> {
     pub(super) fn scan_task(
         &mut self,
         n: NodeId,
+        pipeline: usize,
         table: TableId,
         columns: &[usize],
         filter: Option<&Expr>,
@@ -43,6 +44,7 @@ impl Gen<'_> {
                 let fields = columns
                     .iter()
                     .enumerate()
+                    .filter(|&(i, _)| self.is_live(n, i))
                     .map(|(i, &p)| {
                         let c = col_ident(i);
                         let getter = record_getter(&node.schema[i].ty, p)?;
@@ -76,7 +78,7 @@ impl Gen<'_> {
                     let states = rt::ops::parallel::for_each_parallel(
                         &splits,
                         ctx.threads,
-                        |thread| State::new(ctx, staging, b, thread, PIPELINE),
+                        |thread| State::new(ctx, staging, b, thread, #pipeline),
                         |st, _, split| {
                         let st = st.as_mut().map_err(|e| rt::Error::new(e.message().to_string()))?;
                         let mut reader = #reader::open(split, opts.clone(), info.clone())?;
@@ -106,6 +108,7 @@ impl Gen<'_> {
                 let fields = columns
                     .iter()
                     .enumerate()
+                    .filter(|&(i, _)| self.is_live(n, i))
                     .map(|(i, &p)| {
                         let c = col_ident(i);
                         let getter = datagen_getter(&node.schema[i].ty, p)?;
@@ -119,7 +122,7 @@ impl Gen<'_> {
                     let states = rt::ops::parallel::for_each_parallel(
                         &ranges,
                         ctx.threads,
-                        |thread| State::new(ctx, staging, b, thread, PIPELINE),
+                        |thread| State::new(ctx, staging, b, thread, #pipeline),
                         |st, _, range| {
                             let st = st.as_mut().map_err(|e| rt::Error::new(e.message().to_string()))?;
                             for i in range.clone() {
@@ -151,10 +154,12 @@ impl Gen<'_> {
         let out_row = row_ident(n);
         let column = |_: usize| quote!(None::<()>);
         let mut stmts = Vec::new();
+        let live = self.live[n.index()].clone();
         for values in rows {
             let fields = values
                 .iter()
                 .enumerate()
+                .filter(|&(i, _)| live[i])
                 .map(|(i, v)| {
                     let c = col_ident(i);
                     let e = expr::expr(v, &column, &mut self.statics)?;

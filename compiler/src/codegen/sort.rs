@@ -37,7 +37,6 @@ impl Gen<'_> {
         input: NodeId,
         emit: TokenStream,
     ) -> TokenStream {
-        let node = self.plan.node(n);
         let s = format_ident!("s{}", n.0);
         let cmp = self.sort_comparator(keys, &self.plan.node(input).schema);
         let skip = offset.unwrap_or(0) as usize;
@@ -49,7 +48,7 @@ impl Gen<'_> {
             None => quote!(),
         };
         let out_row = row_ident(n);
-        let copies = (0..node.schema.len()).map(|i| {
+        let copies = self.live_cols(n).map(|i| {
             let c = col_ident(i);
             quote!(#c: sorted.#c)
         });
