@@ -454,11 +454,8 @@ impl Gen<'_> {
                     aggregates,
                     input,
                 } => self.aggregate_state(n, group, aggregates, *input, &mut parts)?,
-                NodeKind::Sort { input, .. } => self.sort_state(n, *input, &mut parts),
-                NodeKind::Over { .. } => {
-                    let (field, init, absorb) = self.over_state(n)?;
-                    parts.add(field, init, absorb);
-                }
+                NodeKind::Sort { .. } => self.sort_state(n, &mut parts),
+                NodeKind::Over { .. } => self.over_state(n, &mut parts)?,
                 NodeKind::Join { .. } => self.join_state(n, &mut parts)?,
                 _ => {}
             }
@@ -531,15 +528,9 @@ impl Gen<'_> {
                     input,
                 },
             ) => self.aggregate_results_task(n, group, aggregates, *input, emit)?,
-            (
-                Task::SortedRows(_),
-                NodeKind::Sort {
-                    keys,
-                    offset,
-                    limit,
-                    input,
-                },
-            ) => self.sorted_rows_task(n, keys, *offset, *limit, *input, emit),
+            (Task::SortedRows(_), NodeKind::Sort { offset, .. }) => {
+                self.sorted_rows_task(n, *offset, emit)
+            }
             (Task::SortedRows(_), NodeKind::Over { .. }) => self.over_task(n, emit)?,
             (Task::UnmatchedBuildRows(_), NodeKind::Join { .. }) => {
                 self.unmatched_rows_task(n, emit)

@@ -54,8 +54,11 @@ impl Gen<'_> {
                     rows.insert(left);
                     rows.insert(right);
                 }
-                // The rows of groups beyond the budget spill too.
-                NodeKind::Aggregate { input, .. } => {
+                // The rows of groups beyond the budget spill too, and so
+                // do sort buffers.
+                NodeKind::Aggregate { input, .. }
+                | NodeKind::Sort { input, .. }
+                | NodeKind::Over { input, .. } => {
                     rows.insert(input);
                 }
                 _ => {}

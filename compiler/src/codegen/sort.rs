@@ -1,64 +1,105 @@
 //! Code generation for ORDER BY (with OFFSET/LIMIT): the buffer in
-//! `State`, the push that fills it, and the task that sorts and emits it.
+//! `State` (bounded by the memory budget), the push that fills it, and the
+//! task that emits it in order.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{col_ident, row_ident, Gen, StateParts};
+use super::{col_ident, doc, row_ident, Gen, StateParts};
 use crate::ir::{Field, SortKey};
-use crate::plan::NodeId;
+use crate::plan::{NodeId, NodeKind};
 use crate::types::TypeKind;
 
 impl Gen<'_> {
-    /// A sort's buffer in `State`: every input row, sorted when complete.
-    pub(super) fn sort_state(&self, n: NodeId, input: NodeId, parts: &mut StateParts) {
+    /// A sort's buffer in `State` (`runtime::ops::external_sort`: in memory
+    /// up to the budget, sorted runs on disk beyond it), and its comparator
+    /// `sort_cmp_N`.
+    pub(super) fn sort_state(&self, n: NodeId, parts: &mut StateParts) {
+        let NodeKind::Sort {
+            input,
+            ref keys,
+            offset,
+            limit,
+        } = self.plan.node(n).kind
+        else {
+            unreachable!("only sorts have sort buffers")
+        };
         let s = format_ident!("s{}", n.0);
         let r = row_ident(input);
+        let f = format_ident!("sort_cmp_{}", n.0);
+        let cmp = self.sort_comparator(keys, &self.plan.node(input).schema);
+        let d = doc(&format!("The ORDER BY of #{}", n.0));
+        parts.items.push(quote! {
+            #d
+            #[inline]
+            fn #f(a: &#r, b: &#r) -> std::cmp::Ordering #cmp
+        });
+        // Only OFFSET + FETCH rows can reach the output.
+        let keep = match limit {
+            Some(l) => {
+                let l = l.saturating_add(offset.unwrap_or(0));
+                quote!(.with_limit(Some(#l)))
+            }
+            None => quote!(),
+        };
         parts.add(
-            quote!(#s: Vec<#r>),
-            quote!(#s: Vec::new()),
-            quote!(self.#s.extend(o.#s);),
+            quote!(#s: rt::ops::external_sort::SortBuffer<#r>),
+            quote!(#s: rt::ops::external_sort::SortBuffer::new(&ctx.memory, &ctx.spill) #keep),
+            quote!(self.#s.absorb(o.#s, #f)?;),
         );
     }
 
     /// The push into a sort: buffer the row.
     pub(super) fn sort_push(&self, n: NodeId) -> TokenStream {
         let s = format_ident!("s{}", n.0);
-        quote!(st.#s.push(row.clone());)
+        let f = format_ident!("sort_cmp_{}", n.0);
+        quote!(st.#s.push(row.clone(), #f)?;)
     }
 
-    /// The task that sorts the buffered rows and emits them (after OFFSET, up to LIMIT).
+    /// The task that emits the buffered rows in order (after OFFSET, up to LIMIT).
     pub(super) fn sorted_rows_task(
         &self,
         n: NodeId,
-        keys: &[SortKey],
         offset: Option<u64>,
-        limit: Option<u64>,
-        input: NodeId,
         emit: TokenStream,
     ) -> TokenStream {
         let s = format_ident!("s{}", n.0);
-        let cmp = self.sort_comparator(keys, &self.plan.node(input).schema);
-        let skip = offset.unwrap_or(0) as usize;
-        let take = match limit {
-            Some(l) => {
-                let l = l as usize;
-                quote!(.take(#l))
-            }
-            None => quote!(),
-        };
+        let f = format_ident!("sort_cmp_{}", n.0);
         let out_row = row_ident(n);
         let copies = self.live_cols(n).map(|i| {
             let c = col_ident(i);
             quote!(#c: sorted.#c)
         });
+        let row = quote!(let row = #out_row { #(#copies),* };);
+        let sorted = if super::mentions(&row, "sorted") {
+            quote!(sorted)
+        } else {
+            quote!(_)
+        };
+        let skip = match offset {
+            Some(o) if o > 0 => quote! {
+                if skip > 0 {
+                    skip -= 1;
+                    return Ok(());
+                }
+            },
+            _ => quote!(),
+        };
+        let counter = if skip.is_empty() {
+            quote!()
+        } else {
+            let o = offset.unwrap_or(0);
+            quote!(let mut skip: u64 = #o;)
+        };
         quote! {
-            let mut rows = std::mem::take(&mut st.#s);
-            rt::ops::sort::sort_rows(&mut rows, |a, b| #cmp);
-            for sorted in rows.into_iter().skip(#skip) #take {
-                let row = #out_row { #(#copies),* };
+            let rows = std::mem::take(&mut st.#s);
+            #counter
+            rows.sorted(#f, |#sorted| {
+                #skip
+                #row
                 #emit
-            }
+                Ok(())
+            })?;
         }
     }
 
