@@ -129,7 +129,11 @@ impl Gen<'_> {
 
     /// The task that joins a partitioned build with its waiting probe rows,
     /// partition by partition (a no-op for a build that stayed in memory).
-    pub(super) fn partitioned_join_task(&self, n: NodeId) -> GenResult<TokenStream> {
+    pub(super) fn partitioned_join_task(
+        &self,
+        n: NodeId,
+        pipeline: usize,
+    ) -> GenResult<TokenStream> {
         let NodeKind::Join {
             kind,
             left,
@@ -153,21 +157,27 @@ impl Gen<'_> {
         let outer = matches!(kind, JoinKind::Right | JoinKind::Full);
         let unmatched = if outer {
             let f = format_ident!("partition_unmatched_{}", n.0);
-            quote!(|st, r| #f(st, b, r))
+            quote!(|st: &mut State, r| #f(st, b, r))
         } else {
             quote!(|_, _| Ok(()))
         };
+        // The partition pairs are joined on all threads, each thread with
+        // its own state (its own part files), folded in afterwards.
         Ok(quote! {
             let probe = std::mem::take(&mut st.#g);
-            b.#j.join_spilled(
-                st,
+            let states = b.#j.join_spilled(
+                ctx.threads,
                 probe,
                 #outer,
+                |thread| State::new(ctx, staging, b, thread, #pipeline),
                 |#build_row: &#r| #build_key,
                 |#probe_row: &#l| #probe_key,
-                |st, t, m, row| #probe(st, b, t, m, row),
+                |st: &mut State, t, m, row| #probe(st, b, t, m, row),
                 #unmatched,
             )?;
+            for thread_state in states {
+                st.absorb(ctx, thread_state)?;
+            }
         })
     }
 

@@ -535,7 +535,9 @@ impl Gen<'_> {
             (Task::UnmatchedBuildRows(_), NodeKind::Join { .. }) => {
                 self.unmatched_rows_task(n, emit)
             }
-            (Task::PartitionedJoin(_), NodeKind::Join { .. }) => self.partitioned_join_task(n)?,
+            (Task::PartitionedJoin(_), NodeKind::Join { .. }) => {
+                self.partitioned_join_task(n, index)?
+            }
             (Task::SpoolReplay(_), NodeKind::Join { .. }) => self.spool_replay_task(n),
             _ => return Err("internal: task does not match its node".to_string()),
         };
