@@ -369,7 +369,7 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
         let states = super::parallel::for_each_parallel(
             &work,
             threads,
-            |thread| make_cx(thread),
+            make_cx,
             |cx, _, item| {
                 let cx = cx
                     .as_mut()
