@@ -222,7 +222,7 @@ fn fixtures_produce_flinks_results() {
 /// rows in spools; with a tiny memory budget the spools spill to files,
 /// and the results are still Flink's, with nothing left on disk.
 #[test]
-fn spools_and_join_builds_spill_beyond_a_tiny_budget_and_clean_up() {
+fn spools_joins_aggregates_and_sorts_spill_beyond_a_tiny_budget_and_clean_up() {
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-spill");
     let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
     let mut failures = Vec::new();
@@ -230,8 +230,15 @@ fn spools_and_join_builds_spill_beyond_a_tiny_budget_and_clean_up() {
     // hash join: inner, outer on either side, semi and anti joins, NULL
     // keys, multi-way joins), and so do the rows of aggregate groups beyond
     // it (COUNT DISTINCT, AVG, MIN/MAX of strings: shared_view_aggregates
-    // has no join); TPC-H's 22 queries in one set.
+    // has no join); ORDER BY (with and without LIMIT/OFFSET) and OVER
+    // buffers become sorted runs merged at the end; TPC-H's 22 queries in
+    // one set.
     for case in [
+        "order_limit",
+        "order_by_grouped",
+        "over_windows",
+        "over_windows_more",
+        "over_windows_order_by",
         "users_orders_join",
         "shared_view_aggregates",
         "self_join",

@@ -1498,6 +1498,8 @@ pub(crate) fn contains_call(expr: &sql::Expr, is_call: &dyn Fn(&sql::Expr) -> bo
             inside(expr) || matches!(target, sql::InTarget::List(l) if l.iter().any(inside))
         }
         E::Like { expr, pattern, .. } => any(&[expr, pattern]),
+        // The operand of `SUM(v) > ALL (subquery)`.
+        E::AnyOp { left, .. } | E::AllOp { left, .. } => inside(left),
         E::Case {
             operand,
             conditions,

@@ -25,8 +25,11 @@
 //! Correlation: the WHERE clause of a subquery (a plain SELECT) may refer to
 //! the columns of the enclosing query; its conjuncts that do are taken out of
 //! the subquery and become the join condition, the subquery's columns they use
-//! are appended to its output (grouped by, when it aggregates). References to
-//! a query more than one level out are refused.
+//! are appended to its output (grouped by, when it aggregates). A nested
+//! subquery may refer to a query more than one level out where its enclosing
+//! subquery is only tested for existence (`subquery/nested.rs`). In a grouped
+//! SELECT or HAVING, the correlation is on grouped columns
+//! (`subquery/grouped.rs`).
 
 use sqlparser::ast::{self as sql, BinaryOperator, SetExpr};
 
@@ -44,7 +47,10 @@ use crate::types::{DataType, TypeKind};
 
 type BResult<T> = Result<T, Diagnostic>;
 
+mod generator;
+mod grouped;
 mod mark;
+mod nested;
 mod not_in;
 
 /// Column numbers at and above this refer to the enclosing query's scope
@@ -62,8 +68,8 @@ pub(crate) struct SubqueryState {
     /// (a clause that takes no subqueries).
     frames: Vec<Option<Vec<Pending>>>,
     /// Indices of the frames of grouped clauses (SELECT and HAVING after
-    /// GROUP BY): their subqueries join the aggregate's rows, so they may not
-    /// be correlated.
+    /// GROUP BY): their subqueries join the aggregate's rows, so their
+    /// correlation must read grouped columns (`grouped.rs`).
     grouped_frames: Vec<usize>,
     /// The enclosing query's scope, for the next plain SELECT that binds as
     /// a correlated subquery.
@@ -72,6 +78,15 @@ pub(crate) struct SubqueryState {
     result: Option<Correlated>,
     /// The enclosing scope while a correlated WHERE binds.
     resolving_outer: Option<Scope>,
+    /// Per subquery being bound: how its rows are read, which says whether
+    /// a nested subquery may refer past it (`nested.rs`).
+    readers: Vec<nested::Reader>,
+    /// The WHERE just bound joined a nested subquery that refers past this
+    /// query (`nested.rs`): its rows are no longer one per input row.
+    lifted: bool,
+    /// The value generator the WHERE just bound joined in (`generator.rs`).
+    generator: Option<generator::Generator>,
+    next_generator: usize,
     next_value: usize,
 }
 
@@ -89,6 +104,9 @@ struct Pending {
     /// EXISTS whose correlation is not only `inner = outer`), instead of
     /// `joins`.
     over_input: Option<mark::OverInput>,
+    /// The placeholder inside `joins` to fill from the clause's input
+    /// (`generator.rs`).
+    generator: Option<generator::Generator>,
 }
 
 /// A correlated subquery's shape, from its SELECT.
@@ -110,6 +128,7 @@ struct BoundSub {
     corr: Vec<Expr>,
     global_aggregate: bool,
     empty_values: Vec<Option<Expr>>,
+    generator: Option<generator::Generator>,
 }
 
 fn max_column(e: &Expr) -> Option<usize> {
@@ -419,7 +438,8 @@ impl Binder<'_> {
         };
         f.iter().skip(mark).any(|p| {
             let reads = |e: &Expr| any_column(e, &|c| c < OUTER);
-            reads(&p.expr) || p.joins.iter().any(|(_, _, c)| reads(c))
+            // A join built from the input (`mark.rs`) reads it.
+            p.over_input.is_some() || reads(&p.expr) || p.joins.iter().any(|(_, _, c)| reads(c))
         })
     }
 
@@ -444,10 +464,15 @@ impl Binder<'_> {
         for p in pending {
             let n = input.schema.len();
             let shift = |c: usize| if c >= SUB { n + (c - SUB) } else { c };
-            let joins = match p.over_input {
+            let mut joins = match p.over_input {
                 Some(d) => d.joins(&clause_input),
                 None => p.joins,
             };
+            if let Some(g) = &p.generator {
+                for (_, rel, _) in &mut joins {
+                    g.fill(rel, &clause_input);
+                }
+            }
             for (kind, rel, condition) in joins {
                 input = join(kind, input, rel, remap(condition, &shift));
             }
@@ -586,7 +611,7 @@ impl Binder<'_> {
                 input = rel;
                 match result {
                     Ok(Some(c)) if any_column(&c, &|i| (OUTER..VALUE).contains(&i)) => {
-                        correlated.push(c)
+                        correlated.extend(split_and(c))
                     }
                     Ok(Some(c)) => local.push(c),
                     Ok(None) => {}
@@ -606,6 +631,15 @@ impl Binder<'_> {
             Some(p) => filter(input, p),
             None => input,
         };
+        if self.subq.readers.last() == Some(&nested::Reader::Scalar)
+            && generator::needs_generator(&correlated)
+        {
+            let id = self.subq.next_generator;
+            self.subq.next_generator += 1;
+            let (input, keys, g) = generator::generate(input, correlated, id, span);
+            self.subq.generator = Some(g);
+            return Some((input, keys));
+        }
         Some((input, correlated))
     }
 
@@ -646,12 +680,14 @@ impl Binder<'_> {
         let span = self.expr_span(part, fallback);
         // On an error the input is kept, for the other conjuncts to bind.
         match self.subquery_join(p, input.clone(), scope, outer, span) {
-            Ok(rel) => (rel, Ok(None)),
+            Ok((rel, lifted)) => (rel, Ok(lifted.into_iter().reduce(and))),
             Err(d) => (input, Err(d)),
         }
     }
 
-    /// Joins a subquery predicate's subquery to `input`.
+    /// Joins a subquery predicate's subquery to `input`; returns the
+    /// conjuncts that refer past this query (`nested.rs`), for the
+    /// enclosing query's join.
     fn subquery_join(
         &mut self,
         p: Predicate<'_>,
@@ -659,7 +695,7 @@ impl Binder<'_> {
         scope: &Scope,
         outer: Option<&Scope>,
         span: Span,
-    ) -> BResult<Rel> {
+    ) -> BResult<(Rel, Vec<Expr>)> {
         let (query, negated_exists, operand) = match &p {
             Predicate::Exists { negated, query } => (*query, Some(*negated), None),
             Predicate::Quantified {
@@ -699,10 +735,16 @@ impl Binder<'_> {
         }
         // The subquery sees this level's scope and, beyond it, the enclosing one.
         let saved = std::mem::replace(&mut self.subq.resolving_outer, outer.cloned());
-        let sub = self.bind_subquery(query, Some(scope), span);
+        let reader = if matches!(operand, Some((_, _, true))) {
+            nested::Reader::All
+        } else {
+            nested::Reader::Exists
+        };
+        let sub = self.bind_subquery(query, Some(scope), reader, span);
         self.subq.resolving_outer = saved;
-        let sub = sub?;
+        let mut sub = sub?;
         let anti = negated_exists == Some(true) || matches!(operand, Some((_, _, true)));
+        let lifted = self.lift_nested(&mut sub, scope.columns.len(), anti, span)?;
         if sub.global_aggregate && !sub.corr.is_empty() && (anti || negated_exists.is_some()) {
             return Err(Diagnostic::unsupported(
                 span,
@@ -711,6 +753,10 @@ impl Binder<'_> {
         }
         let n = input.schema.len();
         let mut condition = self.correlation_condition(&sub, scope, n, span)?;
+        let lifted = lifted
+            .into_iter()
+            .map(|c| nested::past_join(c, scope.columns.len(), n))
+            .collect::<Vec<_>>();
         let kind = match (negated_exists, operand) {
             (Some(negated), _) => {
                 if negated {
@@ -738,7 +784,7 @@ impl Binder<'_> {
                     && sub.corr.is_empty()
                     && (x.ty.nullable || y.ty.nullable)
                 {
-                    return self.null_aware_not_in(input, x, sub.rel, span);
+                    return Ok((self.null_aware_not_in(input, x, sub.rel, span)?, Vec::new()));
                 }
                 if all {
                     // Kept when no row compares TRUE or NULL with the negated
@@ -759,7 +805,14 @@ impl Binder<'_> {
             }
             (None, None) => unreachable!("a predicate has an operand or is EXISTS"),
         };
-        Ok(join(kind, input, sub.rel, and_all(condition, span)))
+        // With conjuncts for the enclosing join, every matching pair is kept
+        // (an inner join): the enclosing query only tests for existence.
+        let kind = if lifted.is_empty() {
+            kind
+        } else {
+            JoinKind::Inner
+        };
+        Ok((join(kind, input, sub.rel, and_all(condition, span)), lifted))
     }
 
     /// The subquery's correlation conjuncts over `input ++ subquery`.
@@ -796,6 +849,7 @@ impl Binder<'_> {
         &mut self,
         query: &sql::Query,
         scope: Option<&Scope>,
+        reader: nested::Reader,
         span: Span,
     ) -> BResult<BoundSub> {
         let plain = query.with.is_none()
@@ -809,10 +863,16 @@ impl Binder<'_> {
         };
         let saved_corr = std::mem::replace(&mut self.subq.correlation, correlation);
         let saved_result = self.subq.result.take();
+        let saved_lifted = std::mem::take(&mut self.subq.lifted);
+        let saved_generator = self.subq.generator.take();
+        self.subq.readers.push(reader);
         self.open_subquery_barrier();
         let errors = self.diags.len();
         let rel = self.bind_query(query, span);
         self.close_subquery_barrier();
+        self.subq.readers.pop();
+        self.subq.lifted = saved_lifted;
+        let generator = std::mem::replace(&mut self.subq.generator, saved_generator);
         let result = std::mem::replace(&mut self.subq.result, saved_result);
         self.subq.correlation = saved_corr;
         self.subq.resolving_outer = saved_outer;
@@ -830,6 +890,7 @@ impl Binder<'_> {
                 corr: c.conjuncts,
                 global_aggregate: c.global_aggregate,
                 empty_values: c.empty_values,
+                generator,
             },
             None => {
                 let global = is_global_aggregate(&rel);
@@ -839,6 +900,7 @@ impl Binder<'_> {
                     corr: Vec::new(),
                     global_aggregate: global,
                     empty_values: Vec::new(),
+                    generator,
                 }
             }
         })
@@ -895,6 +957,13 @@ impl Binder<'_> {
     /// subquery expression with an enclosing one; the subquery expressions
     /// become extra GROUP BY keys. Returns them and the outer sides.
     pub(crate) fn correlation_keys(&mut self, corr: Vec<Expr>) -> BResult<Vec<(Expr, Expr)>> {
+        if self.subq.lifted {
+            let span = corr.first().map_or_else(Span::default, |c| c.span);
+            return Err(Diagnostic::unsupported(
+                span,
+                "a subquery that refers to a query two or more levels out, nested in a subquery with aggregates",
+            ));
+        }
         let mut keys = Vec::new();
         for c in corr {
             let inner_only = |e: &Expr| !any_column(e, &|i| i >= OUTER) && max_column(e).is_some();
@@ -918,6 +987,9 @@ impl Binder<'_> {
                     return Err(Diagnostic::unsupported(
                         c.span,
                         "a correlation condition other than `inner = outer` in a subquery with aggregates",
+                    )
+                    .with_note(
+                        "a scalar subquery may also be correlated by comparisons of columns, literals and arithmetic",
                     ))
                 }
             }
@@ -980,19 +1052,14 @@ impl Binder<'_> {
             ));
         }
         // In a grouped clause the join is with the aggregate's rows, and the
-        // scope is the aggregate's input: correlation is refused there.
+        // scope is the aggregate's input: `grouped.rs` checks the correlation.
         let grouped =
             self.subq.grouped_frames.last().map(|i| i + 1) == Some(self.subq.frames.len());
         let scope = cx.scope;
-        let sub = self.bind_subquery(query, Some(scope), span)?;
+        let mut sub = self.bind_subquery(query, Some(scope), nested::Reader::Scalar, span)?;
+        let generator = sub.generator.take();
         if grouped && !sub.corr.is_empty() {
-            return Err(Diagnostic::unsupported(
-                span,
-                &format!(
-                    "a correlated scalar subquery in {} of a query with GROUP BY or aggregates",
-                    cx.clause
-                ),
-            ));
+            self.check_grouped_correlation(&sub, cx, "scalar subquery", span)?;
         }
         if sub.visible != 1 {
             // Flink's message, with the subquery's column count for the type.
@@ -1078,7 +1145,15 @@ impl Binder<'_> {
                 (JoinKind::Left, grouped, and_all(condition, span), expr)
             }
         };
-        Ok(self.push_pending(vec![(kind, rel, condition)], expr))
+        let placeholder = self.push_pending(vec![(kind, rel, condition)], expr);
+        if let Some(g) = generator {
+            let frame = self.subq.frames.last_mut().and_then(Option::as_mut);
+            frame
+                .and_then(|f| f.last_mut())
+                .expect("just pushed")
+                .generator = Some(g);
+        }
+        Ok(placeholder)
     }
 
     /// Registers a subquery's joins in the current frame (which must take
@@ -1098,6 +1173,7 @@ impl Binder<'_> {
             joins,
             expr,
             over_input: None,
+            generator: None,
         });
         placeholder
     }
@@ -1141,7 +1217,7 @@ fn correlation_pairs(
             None => {
                 return Err(Diagnostic::unsupported(
                     c.span,
-                    &format!("a correlation condition other than `inner = outer` in {what}"),
+                    &format!("a correlation condition other than `inner = outer` or a comparison of columns, literals and arithmetic, in {what}"),
                 ))
             }
         }

@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::expr::value_type;
-use super::{col_ident, is_copy, row_ident, Gen, GenResult};
+use super::{col_ident, is_copy, row_ident, Gen, GenResult, StateParts};
 use crate::functions::AggregateFunction;
 use crate::ir::over::{Frame, FrameBound, FrameUnit, OverCall, OverFunction, RankLimit};
 use crate::ir::{AggregateCall, Field, SortKey};
@@ -22,7 +22,7 @@ struct OverNode<'p> {
     limit: Option<RankLimit>,
 }
 
-fn parts(kind: &NodeKind) -> GenResult<OverNode<'_>> {
+fn parts_of(kind: &NodeKind) -> GenResult<OverNode<'_>> {
     match kind {
         NodeKind::Over {
             input,
@@ -66,49 +66,61 @@ impl Gen<'_> {
     fn order_fn(&self, over: &OverNode<'_>) -> TokenStream {
         let r = row_ident(over.input);
         let cmp = self.sort_comparator(over.order, &self.plan.node(over.input).schema);
-        quote!(fn order_cmp(a: &#r, b: &#r) -> std::cmp::Ordering #cmp)
+        super::row_cmp_fn("order_cmp", &r, &cmp)
     }
 
-    /// The State field, its initializer and its absorb step.
-    pub(super) fn over_state(
-        &self,
-        n: NodeId,
-    ) -> GenResult<(TokenStream, TokenStream, TokenStream)> {
-        let over = parts(&self.plan.node(n).kind)?;
+    /// The State field of an OVER node: its input rows in a sort buffer
+    /// (bounded by the memory budget; `over_cmp_N` orders them by partition
+    /// and order keys), or a Top-N per partition.
+    pub(super) fn over_state(&self, n: NodeId, parts: &mut StateParts) -> GenResult<()> {
+        let over = parts_of(&self.plan.node(n).kind)?;
         let o = format_ident!("o{}", n.0);
         let r = row_ident(over.input);
         let d = super::doc(&format!("Rows of {}", self.descriptions[n.index()]));
-        Ok(match over.limit {
-            None => (
-                quote!(#d #o: Vec<#r>),
-                quote!(#o: Vec::new()),
-                quote!(self.#o.extend(o.#o);),
-            ),
+        match over.limit {
+            None => {
+                let f = format_ident!("over_cmp_{}", n.0);
+                let mut keys = partition_keys(over.partition);
+                keys.extend(over.order.iter().copied());
+                let cmp = self.sort_comparator(&keys, &self.plan.node(over.input).schema);
+                let cmp_fn = super::row_cmp_fn(&f.to_string(), &r, &cmp);
+                let fd = super::doc(&format!("The partition and order of #{}", n.0));
+                parts.items.push(quote!(#fd #[inline] #cmp_fn));
+                parts.add(
+                    quote!(#d #o: rt::ops::external_sort::SortBuffer<#r>),
+                    quote!(#o: rt::ops::external_sort::SortBuffer::new(&ctx.memory, &ctx.spill)),
+                    quote!(self.#o.absorb(o.#o, #f)?;),
+                );
+            }
             Some(limit) => {
                 let key = self.key_type(&self.plan.node(over.input).schema, over.partition);
                 let kind = self.rank_kind(over.calls)?;
                 let hi = limit.hi.max(0) as u64;
                 let order_fn = self.order_fn(&over);
-                (
+                parts.add(
                     quote!(#d #o: rt::ops::over::TopN<#key, #r>),
                     quote!(#o: rt::ops::over::TopN::new(#kind, #hi)),
                     quote!({
                         #order_fn
                         self.#o.merge(o.#o, &mut order_cmp);
                     }),
-                )
+                );
             }
-        })
+        }
+        Ok(())
     }
 
     /// The push into an OVER node: buffer the row (or offer it to the Top-N).
     /// (Generated with `current` set to the node, so refusals here are
     /// located at it.)
     pub(super) fn over_push(&self, n: NodeId) -> GenResult<TokenStream> {
-        let over = parts(&self.plan.node(n).kind)?;
+        let over = parts_of(&self.plan.node(n).kind)?;
         let o = format_ident!("o{}", n.0);
         Ok(match over.limit {
-            None => quote!(st.#o.push(row.clone());),
+            None => {
+                let f = format_ident!("over_cmp_{}", n.0);
+                quote!(st.#o.push(row.clone(), #f)?;)
+            }
             Some(limit) => {
                 // Flink 2.3 plans a filtered RANK as its Rank node, which
                 // refuses an end below 1 (ROW_NUMBER and DENSE_RANK stay a
@@ -135,7 +147,7 @@ impl Gen<'_> {
     pub(super) fn over_task(&mut self, n: NodeId, emit: TokenStream) -> GenResult<TokenStream> {
         let plan = self.plan;
         let node = plan.node(n);
-        let over = parts(&node.kind)?;
+        let over = parts_of(&node.kind)?;
         let o = format_ident!("o{}", n.0);
         let out_row = row_ident(n);
         let input_schema = &plan.node(over.input).schema;
@@ -144,25 +156,27 @@ impl Gen<'_> {
             let kind = self.rank_kind(over.calls)?;
             let (lo, hi) = (limit.lo, limit.hi.max(0) as u64);
             let order_fn = self.order_fn(&over);
-            let copies = (0..arity).map(|i| {
+            let copies = self.live_cols(n).filter(|&i| i < arity).map(|i| {
                 let c = col_ident(i);
                 quote!(#c: r.#c)
             });
-            let rank = col_ident(arity);
+            let (rank, rank_var) = if self.is_live(n, arity) {
+                let c = col_ident(arity);
+                (quote!(#c: Some(rank)), quote!(rank))
+            } else {
+                (quote!(), quote!(_))
+            };
             return Ok(quote! {
                 #order_fn
                 let top = std::mem::replace(&mut st.#o, rt::ops::over::TopN::new(#kind, #hi));
                 for (_, rows) in top.finish(#lo, order_cmp) {
-                    for (r, rank) in rows {
-                        let row = #out_row { #(#copies,)* #rank: Some(rank) };
+                    for (r, #rank_var) in rows {
+                        let row = #out_row { #(#copies,)* #rank };
                         #emit
                     }
                 }
             });
         }
-        let mut keys = partition_keys(over.partition);
-        keys.extend(over.order.iter().copied());
-        let sort = self.sort_comparator(&keys, input_schema);
         let by_partition = self.sort_comparator(&partition_keys(over.partition), input_schema);
         let by_order = self.sort_comparator(over.order, input_schema);
         let r = row_ident(over.input);
@@ -171,7 +185,14 @@ impl Gen<'_> {
         // One frame computation per distinct frame of the partition.
         let mut frames: Vec<Frame> = Vec::new();
         let mut frame_stmts = Vec::new();
-        for (k, call) in over.calls.iter().enumerate() {
+        // Only the calls some consumer reads are computed.
+        let live = self.live[n.index()].clone();
+        for (k, call) in over
+            .calls
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| live[arity + k])
+        {
             let v = format_ident!("v{}", k);
             let vt = value_type(&call.ty);
             let value = self.over_value(
@@ -185,24 +206,55 @@ impl Gen<'_> {
             let c = col_ident(arity + k);
             fields.push(quote!(#c: #v[i].clone()));
         }
-        let copies = (0..arity).map(|i| {
+        let copies = self.live_cols(n).filter(|&i| i < arity).map(|i| {
             let c = col_ident(i);
             quote!(#c: r.#c.clone())
         });
+        let row_fields = quote!(#(#copies,)* #(#fields),*);
+        let (i, r_var) = (
+            super::param(&row_fields, "i"),
+            super::param(&row_fields, "r"),
+        );
+        let same_partition = super::row_cmp_fn("same_partition", &r, &by_partition);
+        let same_order = super::row_cmp_fn("same_order", &r, &by_order);
+        let computed = quote!(#(#frame_stmts)* #(#values)*);
+        let peers = if super::mentions(&computed, "peers") {
+            quote!(let peers = rt::ops::over::peer_groups(part, |a, b| same_order(a, b).is_eq());)
+        } else {
+            quote!()
+        };
+        let same_order = if super::mentions(&quote!(#peers #computed), "same_order") {
+            same_order
+        } else {
+            quote!()
+        };
+        let f = format_ident!("over_cmp_{}", n.0);
         Ok(quote! {
-            let mut rows = std::mem::take(&mut st.#o);
-            rt::ops::sort::sort_rows(&mut rows, |a, b| #sort);
-            fn same_partition(a: &#r, b: &#r) -> std::cmp::Ordering #by_partition
-            fn same_order(a: &#r, b: &#r) -> std::cmp::Ordering #by_order
-            for (start, end) in rt::ops::over::runs(&rows, |a, b| same_partition(a, b).is_eq()) {
-                let part = &rows[start..end];
-                let peers = rt::ops::over::peer_groups(part, |a, b| same_order(a, b).is_eq());
-                #(#frame_stmts)*
-                #(#values)*
-                for (i, r) in part.iter().enumerate() {
-                    let row = #out_row { #(#copies,)* #(#fields),* };
+            let rows = std::mem::take(&mut st.#o);
+            #same_partition
+            #same_order
+            // One partition at a time, in order: each computed column needs
+            // its whole partition, and only that one is in memory.
+            let mut part: Vec<#r> = Vec::new();
+            let partition = |st: &mut State, part: &[#r]| -> rt::Result<()> {
+                #peers
+                #computed
+                for (#i, #r_var) in part.iter().enumerate() {
+                    let row = #out_row { #row_fields };
                     #emit
                 }
+                Ok(())
+            };
+            rows.sorted(#f, |input| {
+                if part.first().is_some_and(|first| same_partition(first, &input).is_ne()) {
+                    partition(st, &part)?;
+                    part.clear();
+                }
+                part.push(input);
+                Ok(())
+            })?;
+            if !part.is_empty() {
+                partition(st, &part)?;
             }
         })
     }
@@ -247,9 +299,15 @@ impl Gen<'_> {
             OverFunction::FirstValue | OverFunction::LastValue | OverFunction::Aggregate(_) => {
                 let f = self.frame_of(call.frame, input, order, frames, frame_stmts)?;
                 let (acc_ty, init, add, result) = self.frame_accumulator(call, input)?;
+                // COUNT(*) adds a row without reading it.
+                let (row, j) = if super::mentions(&add, "row") {
+                    (quote!(let row = &part[j];), quote!(j))
+                } else {
+                    (quote!(), quote!(_))
+                };
                 quote! {
-                    rt::ops::over::over_frames(&#f, || -> #acc_ty { #init }, |acc: &mut #acc_ty, j: usize| {
-                        let row = &part[j];
+                    rt::ops::over::over_frames(&#f, || -> #acc_ty { #init }, |acc: &mut #acc_ty, #j: usize| {
+                        #row
                         #add
                     }, |acc: &#acc_ty| #result)
                 }

@@ -61,7 +61,7 @@ impl Enforcers {
                 let pad = matches!(column.ty.kind, TypeKind::Binary(_));
                 quote!(&#value
                     .as_deref()
-                    .map(|b| #string::cast_bytes_length(b.to_vec(), #n, #pad))
+                    .map(|v| #string::cast_bytes_length(v.to_vec(), #n, #pad))
                     .as_deref()
                     .map(rt::sink::format::Field::Bytes))
             }

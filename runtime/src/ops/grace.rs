@@ -8,9 +8,9 @@
 //! probe side does not probe: each probe row with a non-NULL key goes to the
 //! matching partition of a [`ProbeSpill`] (a probe row with a NULL key
 //! matches nothing and is handled at once). When every probe row has arrived,
-//! [`BuildTable::join_spilled`] joins the partitions pairwise: it loads one
-//! build partition into a hash table and streams the probe partition through
-//! it, then the next. A build partition that still does not fit is split
+//! [`BuildTable::join_spilled`] joins the partitions pairwise, on all
+//! threads: each loads one build partition into a hash table and streams the
+//! probe partition through it, then takes the next. A build partition that still does not fit is split
 //! again with another hash (up to [`MAX_LEVEL`] times; beyond that, one key
 //! has more rows than the budget and is loaded anyway). Spill files are
 //! removed once read, and with the job's spill folder in every case.
@@ -324,46 +324,86 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
         self.table.unmatched(matched)
     }
 
-    /// Joins a partitioned build with the probe rows that waited for it, one
-    /// partition at a time: `on_probe` gets each probe row with the hash
-    /// table of its partition and that table's matched-row marks;
-    /// `on_unmatched` (B-side outer joins, `outer_build`) gets every build row
-    /// no probe row matched, the NULL-keyed ones included. Does nothing for a
-    /// build that stayed in memory.
+    /// Joins a partitioned build with the probe rows that waited for it,
+    /// one partition pair at a time on each of up to `threads` threads, each
+    /// with its own context from `make_cx(thread)` (returned in thread
+    /// order, to be folded into the caller's): `on_probe` gets each probe row
+    /// with the hash table of its partition and that table's matched-row
+    /// marks; `on_unmatched` (B-side outer joins, `outer_build`) gets every
+    /// build row no probe row matched, the NULL-keyed ones included. Does
+    /// nothing, and returns no context, for a build that stayed in memory.
     #[allow(clippy::too_many_arguments)]
-    pub fn join_spilled<C, L: Spill>(
+    pub fn join_spilled<C, L>(
         &self,
-        cx: &mut C,
+        threads: usize,
         probe: ProbeSpill<L>,
         outer_build: bool,
-        build_key: impl Fn(&B) -> K,
-        probe_key: impl Fn(&L) -> K,
-        mut on_probe: impl FnMut(&mut C, &JoinTable<K, B>, &mut MatchedRows, &L) -> Result<()>,
-        mut on_unmatched: impl FnMut(&mut C, &B) -> Result<()>,
-    ) -> Result<()> {
+        make_cx: impl Fn(usize) -> Result<C> + Sync,
+        build_key: impl Fn(&B) -> K + Sync,
+        probe_key: impl Fn(&L) -> K + Sync,
+        on_probe: impl Fn(&mut C, &JoinTable<K, B>, &mut MatchedRows, &L) -> Result<()> + Sync,
+        on_unmatched: impl Fn(&mut C, &B) -> Result<()> + Sync,
+    ) -> Result<Vec<C>>
+    where
+        C: Send,
+        K: Send + Sync,
+        B: Send + Sync,
+        L: Spill + Send,
+    {
         let Some(spilled) = self.spilled.lock().expect("not poisoned").take() else {
-            return Ok(());
+            return Ok(Vec::new());
         };
         let dir = self.dir()?;
         let probe_parts = probe.parts.unwrap_or_else(Partitions::new);
-        let mut join = PartitionJoin {
-            dir,
-            mem: self.mem.sibling(),
-            outer_build,
-            build_key: &build_key,
-            probe_key: &probe_key,
-            on_probe: &mut on_probe,
-            on_unmatched: &mut on_unmatched,
-            _types: PhantomData,
-        };
-        for (b, p) in spilled.parts.parts.into_iter().zip(probe_parts.parts) {
-            join.run(cx, 0, b, p)?;
-        }
+        // Each piece of work is taken (moved out) by the thread that runs it.
+        let mut work: Vec<Mutex<Option<Work<B, L>>>> = spilled
+            .parts
+            .parts
+            .into_iter()
+            .zip(probe_parts.parts)
+            .map(|(b, p)| Mutex::new(Some(Work::Pair(b, p))))
+            .collect();
         if outer_build {
-            spilled.unmatchable.drain(|row| on_unmatched(cx, &row))?;
+            work.push(Mutex::new(Some(Work::Unmatchable(spilled.unmatchable))));
         }
-        Ok(())
+        let states = super::parallel::for_each_parallel(
+            &work,
+            threads,
+            make_cx,
+            |cx, _, item| {
+                let cx = cx
+                    .as_mut()
+                    .map_err(|e| Error::new(e.message().to_string()))?;
+                let taken = item.lock().expect("not poisoned").take();
+                match taken {
+                    Some(Work::Pair(b, p)) => {
+                        let (mut op, mut ou) = (&on_probe, &on_unmatched);
+                        let mut join = PartitionJoin {
+                            dir,
+                            mem: self.mem.sibling(),
+                            outer_build,
+                            build_key: &build_key,
+                            probe_key: &probe_key,
+                            on_probe: &mut op,
+                            on_unmatched: &mut ou,
+                            _types: PhantomData,
+                        };
+                        join.run(cx, 0, b, p)
+                    }
+                    Some(Work::Unmatchable(rows)) => rows.drain(|row| on_unmatched(cx, &row)),
+                    None => Ok(()),
+                }
+            },
+        )?;
+        states.into_iter().collect()
     }
+}
+
+/// One piece of a partitioned join: a pair of partitions, or an outer
+/// build's rows with a NULL key.
+enum Work<B, L> {
+    Pair(PartFile<B>, PartFile<L>),
+    Unmatchable(PartFile<B>),
 }
 
 /// The pairwise join of partitions, with what it needs to split them again.
@@ -557,26 +597,32 @@ mod tests {
             for p in 0..probes {
                 spill.push(t.partition_of(&p), &(p, 0i64)).unwrap();
             }
-            let mut cx = (&mut pairs, &mut unmatched);
-            t.join_spilled(
-                &mut cx,
-                spill,
-                true,
-                |b: &(i64, i64)| b.0,
-                |l: &(i64, i64)| l.0,
-                |cx, table, matched, l| {
-                    for (i, r) in table.probe(&l.0) {
-                        matched.set(i);
-                        cx.0.push((l.0, r.1));
-                    }
-                    Ok(())
-                },
-                |cx, r| {
-                    cx.1.push(r.1);
-                    Ok(())
-                },
-            )
-            .unwrap();
+            // Two threads, each with its own (pairs, unmatched) context.
+            let contexts = t
+                .join_spilled(
+                    2,
+                    spill,
+                    true,
+                    |_| Ok((Vec::new(), Vec::new())),
+                    |b: &(i64, i64)| b.0,
+                    |l: &(i64, i64)| l.0,
+                    |cx: &mut (Vec<(i64, i64)>, Vec<i64>), table, matched, l| {
+                        for (i, r) in table.probe(&l.0) {
+                            matched.set(i);
+                            cx.0.push((l.0, r.1));
+                        }
+                        Ok(())
+                    },
+                    |cx, r| {
+                        cx.1.push(r.1);
+                        Ok(())
+                    },
+                )
+                .unwrap();
+            for (p, u) in contexts {
+                pairs.extend(p);
+                unmatched.extend(u);
+            }
         } else {
             let mut m = MatchedRows::new(t.len());
             for p in 0..probes {

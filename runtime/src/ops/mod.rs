@@ -1,5 +1,6 @@
 //! Operators generic over the row types the generated code defines: the
 //! parallel driver, hash aggregate, hash join, sort / top-N and distinct,
+//! sort buffers that spill sorted runs beyond the memory budget,
 //! OVER windows and Top-N per partition,
 //! spools (rows waiting for a join build), and the memory budget they and
 //! the join builds share (beyond it, spools spill and builds partition to disk).
@@ -7,6 +8,7 @@
 //! consumer.
 
 pub mod aggregate;
+pub mod external_sort;
 pub mod grace;
 pub mod group_table;
 pub mod join;

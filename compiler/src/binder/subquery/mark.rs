@@ -35,9 +35,14 @@
 //! `NOT EXISTS` and `NOT IN` are `NOT` of these (three-valued: `NOT NULL` is
 //! NULL). The joins go through the clause's subquery frame like a scalar
 //! subquery's, so the planner shares the subquery's scan with the rest.
+//!
+//! Correlated by more than `inner = outer` keys (`b.k < a.k`), every form
+//! reads the subquery's rows joined with the distinct enclosing values `u`
+//! instead, and `k` is `u` (`over_input`).
 
 use sqlparser::ast as sql;
 
+use super::nested::Reader;
 use super::not_in::{binary, count};
 use super::{
     and_all, any_column, column, correlation_pairs, eq, has_placeholder, remap, true_literal,
@@ -138,6 +143,7 @@ impl Binder<'_> {
         &mut self,
         query: &sql::Query,
         what: &str,
+        reader: Reader,
         cx: &mut ExprCx<'_>,
         span: Span,
     ) -> BResult<(BoundSub, BResult<Pairs>)> {
@@ -150,16 +156,10 @@ impl Binder<'_> {
         let grouped =
             self.subq.grouped_frames.last().map(|i| i + 1) == Some(self.subq.frames.len());
         let scope = cx.scope;
-        let sub = self.bind_subquery(query, Some(scope), span)?;
+        let sub = self.bind_subquery(query, Some(scope), reader, span)?;
         if !sub.corr.is_empty() {
             if grouped {
-                return Err(Diagnostic::unsupported(
-                    span,
-                    &format!(
-                        "a correlated {what} in {} of a query with GROUP BY or aggregates",
-                        cx.clause
-                    ),
-                ));
+                self.check_grouped_correlation(&sub, cx, what, span)?;
             }
             if sub.global_aggregate {
                 return Err(Diagnostic::unsupported(
@@ -177,6 +177,26 @@ impl Binder<'_> {
         Ok((sub, pairs))
     }
 
+    /// Registers a mark: its joins, built by `build` from the rows it reads,
+    /// and its value.
+    fn push_mark(&mut self, source: Source, build: JoinBuilder, value: Expr) -> Expr {
+        match source {
+            Source::Sub(rel) => self.push_pending(build(rel), value),
+            Source::OverInput(mut spec) => {
+                let placeholder = self.push_pending(Vec::new(), value);
+                spec.build = Some(build);
+                let frame = self
+                    .subq
+                    .frames
+                    .last_mut()
+                    .and_then(Option::as_mut)
+                    .expect("checked by mark_subquery");
+                frame.last_mut().expect("just pushed").over_input = Some(spec);
+                placeholder
+            }
+        }
+    }
+
     /// `[NOT] EXISTS (query)` as a BOOLEAN value (NOT NULL).
     pub(crate) fn exists_mark(
         &mut self,
@@ -185,34 +205,38 @@ impl Binder<'_> {
         cx: &mut ExprCx<'_>,
         span: Span,
     ) -> BResult<Expr> {
-        let (sub, pairs) = self.mark_subquery(query, "EXISTS subquery", cx, span)?;
-        let pairs = match pairs {
-            Ok(p) => p,
-            Err(d) => return self.exists_over_input(sub, d, negate, cx.scope.columns.len(), span),
-        };
+        // Its rows are only counted: a nested subquery may refer past it.
+        let (sub, pairs) =
+            self.mark_subquery(query, "EXISTS subquery", Reader::Exists, cx, span)?;
+        let MarkRows { pairs, source, .. } =
+            mark_rows(sub, pairs, "EXISTS subquery", cx.scope.columns.len(), span)?;
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
         let m = keys.len();
-        let counts = aggregate(sub.rel, keys, vec![count(Vec::new(), "$c")], span);
-        let (join, found) = if m == 0 {
+        let found = if m == 0 {
             let c = column(SUB, bigint(false), span);
             let zero = Expr {
                 kind: ExprKind::Literal(Literal::Integer(0)),
                 ty: bigint(false),
                 span,
             };
-            (
-                (JoinKind::Inner, counts, true_literal(span)),
-                binary(BinaryOp::Gt, c, zero, span),
-            )
+            binary(BinaryOp::Gt, c, zero, span)
         } else {
-            let condition = and_all(keys_condition(&pairs, &counts, 0, 0, span), span);
-            let c = column(SUB + m, bigint(true), span);
-            (
-                (JoinKind::Left, counts, condition),
-                unary(UnaryOp::IsNotNull, c, span),
+            unary(
+                UnaryOp::IsNotNull,
+                column(SUB + m, bigint(true), span),
+                span,
             )
         };
-        Ok(self.push_pending(vec![join], negated(found, negate, span)))
+        let build: JoinBuilder = Box::new(move |rel| {
+            let counts = aggregate(rel, keys, vec![count(Vec::new(), "$c")], span);
+            vec![if m == 0 {
+                (JoinKind::Inner, counts, true_literal(span))
+            } else {
+                let condition = and_all(keys_condition(&pairs, &counts, 0, 0, span), span);
+                (JoinKind::Left, counts, condition)
+            }]
+        });
+        Ok(self.push_mark(source, build, negated(found, negate, span)))
     }
 
     /// `x [NOT] IN (query)` as a BOOLEAN value, with SQL's NULL rules.
@@ -225,24 +249,26 @@ impl Binder<'_> {
         span: Span,
     ) -> BResult<Expr> {
         let x = self.mark_operand(operand, cx, span)?;
-        let (sub, pairs) = self.mark_subquery(query, "IN subquery", cx, span)?;
-        let pairs = pairs?;
+        // (Not observed on Flink 2.3 with a nested subquery that refers past it.)
+        let (sub, pairs) = self.mark_subquery(query, "IN subquery", Reader::Value, cx, span)?;
         one_column(&sub, span)?;
+        let y_ty = sub.rel.schema[0].ty;
+        let MarkRows {
+            y: y_at,
+            pairs,
+            source,
+        } = mark_rows(sub, pairs, "IN subquery", cx.scope.columns.len(), span)?;
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
         let m = keys.len();
-        let y_ty = sub.rel.schema[0].ty;
         let simple = !x.ty.nullable && !y_ty.nullable;
-        let mut joins = Vec::new();
         // Where the distinct keys' columns start among `SUB + k`.
-        let mut base = 0;
-        let mut flags = None;
-        if !simple {
-            let counts = aggregate(
-                sub.rel.clone(),
-                keys.clone(),
-                vec![count(Vec::new(), "$c"), count(vec![0], "$ck")],
-                span,
-            );
+        let base = if simple { 0 } else { m + 2 };
+        let y = column(SUB + base, DataType::new(y_ty.kind, true), span);
+        let x_is_y = self.comparison(BinaryOp::Eq, x.clone(), y.clone(), span)?;
+        let found = unary(UnaryOp::IsNotNull, y, span);
+        let value = if simple {
+            found
+        } else {
             let c = column(SUB + m, bigint(m > 0), span);
             let ck = column(SUB + m + 1, bigint(m > 0), span);
             // Correlated, `$c` is NULL for a key without rows: `$c = 0` is
@@ -255,48 +281,52 @@ impl Binder<'_> {
                 span,
             };
             let empty = binary(BinaryOp::Eq, c.clone(), zero, span);
-            joins.push(if m == 0 {
-                (JoinKind::Inner, counts, true_literal(span))
-            } else {
-                let condition = and_all(keys_condition(&pairs, &counts, 0, 0, span), span);
-                (JoinKind::Left, counts, condition)
-            });
-            flags = Some((empty, c, ck));
-            base = m + 2;
-        }
-        let mut group = vec![0];
-        group.extend(&keys);
-        let distinct = aggregate(sub.rel, group, Vec::new(), span);
-        let y = column(SUB + base, DataType::new(y_ty.kind, true), span);
-        let mut condition = vec![self.comparison(BinaryOp::Eq, x.clone(), y.clone(), span)?];
-        condition.extend(keys_condition(&pairs, &distinct, 1, base, span));
-        joins.push((JoinKind::Left, distinct, and_all(condition, span)));
-        let found = unary(UnaryOp::IsNotNull, y, span);
-        let value = match flags {
-            None => found,
-            Some((empty, c, ck)) => {
-                let mut branches = vec![
-                    (empty, boolean(Some(false), span)),
-                    (found, boolean(Some(true), span)),
-                ];
-                if x.ty.nullable {
-                    branches.push((unary(UnaryOp::IsNull, x, span), boolean(None, span)));
-                }
-                if y_ty.nullable {
-                    branches.push((binary(BinaryOp::Lt, ck, c, span), boolean(None, span)));
-                }
-                Expr {
-                    kind: ExprKind::Case {
-                        branches,
-                        otherwise: Some(Box::new(boolean(Some(false), span))),
-                    },
-                    ty: DataType::new(TypeKind::Boolean, true),
-                    span,
-                }
+            let mut branches = vec![
+                (empty, boolean(Some(false), span)),
+                (found, boolean(Some(true), span)),
+            ];
+            if x.ty.nullable {
+                branches.push((unary(UnaryOp::IsNull, x, span), boolean(None, span)));
+            }
+            if y_ty.nullable {
+                branches.push((binary(BinaryOp::Lt, ck, c, span), boolean(None, span)));
+            }
+            Expr {
+                kind: ExprKind::Case {
+                    branches,
+                    otherwise: Some(Box::new(boolean(Some(false), span))),
+                },
+                ty: DataType::new(TypeKind::Boolean, true),
+                span,
             }
         };
-        Ok(self.push_pending(joins, negated(value, negate, span)))
+        let build: JoinBuilder = Box::new(move |rel| {
+            let mut joins = Vec::new();
+            if !simple {
+                let counts = aggregate(
+                    rel.clone(),
+                    keys.clone(),
+                    vec![count(Vec::new(), "$c"), count(vec![y_at], "$ck")],
+                    span,
+                );
+                joins.push(if m == 0 {
+                    (JoinKind::Inner, counts, true_literal(span))
+                } else {
+                    let condition = and_all(keys_condition(&pairs, &counts, 0, 0, span), span);
+                    (JoinKind::Left, counts, condition)
+                });
+            }
+            let mut group = vec![y_at];
+            group.extend(&keys);
+            let distinct = aggregate(rel, group, Vec::new(), span);
+            let mut condition = vec![x_is_y];
+            condition.extend(keys_condition(&pairs, &distinct, 1, base, span));
+            joins.push((JoinKind::Left, distinct, and_all(condition, span)));
+            joins
+        });
+        Ok(self.push_mark(source, build, negated(value, negate, span)))
     }
+
     /// `x op SOME (query)` (`ANY`), and `x op ALL (query)` as
     /// `NOT (x negated-op SOME (query))`, for `op` other than `=` (IN): the
     /// subquery's `MIN(y)` / `MAX(y)` decide it, as in Calcite's rewrite.
@@ -310,8 +340,8 @@ impl Binder<'_> {
         span: Span,
     ) -> BResult<Expr> {
         let x = self.mark_operand(operand, cx, span)?;
-        let (sub, pairs) = self.mark_subquery(query, "ANY, SOME or ALL subquery", cx, span)?;
-        let pairs = pairs?;
+        let (sub, pairs) =
+            self.mark_subquery(query, "ANY, SOME or ALL subquery", Reader::Value, cx, span)?;
         one_column(&sub, span)?;
         // `x op ALL s` is `NOT (x op' SOME s)`, op' the negated comparison.
         let op = if all { super::negate(op) } else { op };
@@ -325,35 +355,27 @@ impl Binder<'_> {
                 "Flink 2.3 gives wrong results there (`1 <> ANY (SELECT 1)` is TRUE, `1 = ALL (SELECT 1)` FALSE); as WHERE conjuncts they are supported",
             ));
         }
+        let y_ty = DataType::new(sub.rel.schema[0].ty.kind, true);
+        let MarkRows {
+            y: y_at,
+            pairs,
+            source,
+        } = mark_rows(
+            sub,
+            pairs,
+            "ANY, SOME or ALL subquery",
+            cx.scope.columns.len(),
+            span,
+        )?;
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
         let m = keys.len();
-        let y_ty = DataType::new(sub.rel.schema[0].ty.kind, true);
         // `x < SOME s` iff `x < MAX(s)`, `x > SOME s` iff `x > MIN(s)`.
         let extreme = match op {
             BinaryOp::Lt | BinaryOp::LtEq => AggregateFunction::Max,
             _ => AggregateFunction::Min,
         };
-        let calls = vec![
-            count(Vec::new(), "$c"),
-            count(vec![0], "$ck"),
-            AggregateCall {
-                function: extreme,
-                distinct: false,
-                args: vec![0],
-                filter: None,
-                ty: y_ty,
-                name: "$m".to_string(),
-            },
-        ];
-        let flags = aggregate(sub.rel, keys, calls, span);
         let c = column(SUB + m, bigint(m > 0), span);
         let ck = column(SUB + m + 1, bigint(m > 0), span);
-        let join = if m == 0 {
-            (JoinKind::Inner, flags, true_literal(span))
-        } else {
-            let condition = and_all(keys_condition(&pairs, &flags, 0, 0, span), span);
-            (JoinKind::Left, flags, condition)
-        };
         let empty = if m == 0 {
             let zero = Expr {
                 kind: ExprKind::Literal(Literal::Integer(0)),
@@ -381,7 +403,28 @@ impl Binder<'_> {
             ty: DataType::new(TypeKind::Boolean, true),
             span,
         };
-        Ok(self.push_pending(vec![join], negated(value, all, span)))
+        let build: JoinBuilder = Box::new(move |rel| {
+            let calls = vec![
+                count(Vec::new(), "$c"),
+                count(vec![y_at], "$ck"),
+                AggregateCall {
+                    function: extreme,
+                    distinct: false,
+                    args: vec![y_at],
+                    filter: None,
+                    ty: y_ty,
+                    name: "$m".to_string(),
+                },
+            ];
+            let flags = aggregate(rel, keys, calls, span);
+            vec![if m == 0 {
+                (JoinKind::Inner, flags, true_literal(span))
+            } else {
+                let condition = and_all(keys_condition(&pairs, &flags, 0, 0, span), span);
+                (JoinKind::Left, flags, condition)
+            }]
+        });
+        Ok(self.push_mark(source, build, negated(value, all, span)))
     }
 
     /// The operand of IN or a quantified comparison, over the clause's scope.
@@ -406,61 +449,105 @@ impl Binder<'_> {
         }
         Ok(x)
     }
-    /// `[NOT] EXISTS` correlated by more than `inner = outer` keys (say
-    /// `o.amount > c.credit`): the distinct values of the enclosing columns
-    /// it uses (`u`) are joined with the subquery on its whole correlation
-    /// condition and counted per value, then left-joined back on `u`, as
-    /// Calcite's decorrelator does with its value generator. The value is
-    /// `$c IS NOT NULL`. A NULL in `u` matches nothing: EXISTS is then
-    /// FALSE, which is right only when the correlation cannot be TRUE for a
-    /// NULL, so each conjunct must be a comparison of strict expressions.
-    fn exists_over_input(
-        &mut self,
-        sub: BoundSub,
-        refusal: Diagnostic,
-        negate: bool,
-        width: usize,
-        span: Span,
-    ) -> BResult<Expr> {
-        if sub.corr.iter().any(|c| !strict_comparison(c)) || any_column_of(&sub.corr, width) {
-            return Err(refusal);
-        }
-        let mut outer: Vec<usize> = Vec::new();
-        for c in &sub.corr {
-            crate::ir::visit(c, &mut |x| {
-                if let ExprKind::Column(i) = x.kind {
-                    if i >= OUTER && !outer.contains(&(i - OUTER)) {
-                        outer.push(i - OUTER);
-                    }
-                }
-            });
-        }
-        outer.sort_unstable();
-        let m = outer.len();
-        let found = unary(
-            UnaryOp::IsNotNull,
-            column(SUB + m, bigint(true), span),
-            span,
-        );
-        let placeholder = self.push_pending(Vec::new(), negated(found, negate, span));
-        let frame = self
-            .subq
-            .frames
-            .last_mut()
-            .and_then(Option::as_mut)
-            .expect("checked by mark_subquery");
-        frame.last_mut().expect("just pushed").over_input = Some(OverInput {
-            sub: sub.rel,
-            corr: sub.corr,
-            outer,
-            span,
-        });
-        Ok(placeholder)
+}
+
+/// Builds a mark's joins from the rows it reads.
+type JoinBuilder = Box<dyn FnOnce(Rel) -> Vec<(JoinKind, Rel, Expr)>>;
+
+/// The rows a mark reads: its value column `y` (IN and the comparisons),
+/// correlation pairs (a key column of the rows, the enclosing expression)
+/// and where the rows come from.
+struct MarkRows {
+    y: usize,
+    pairs: Pairs,
+    source: Source,
+}
+
+enum Source {
+    /// The subquery's own rows.
+    Sub(Rel),
+    /// The subquery joined with the clause's input values, at frame close.
+    OverInput(OverInput),
+}
+
+/// The rows a mark's aggregates read: the subquery itself when its
+/// correlation is `inner = outer` keys (`pairs` are then its key columns),
+/// otherwise the subquery joined with the clause's input values (see
+/// `over_input`), whose keys are its first columns.
+fn mark_rows(
+    sub: BoundSub,
+    pairs: BResult<Pairs>,
+    what: &str,
+    width: usize,
+    span: Span,
+) -> BResult<MarkRows> {
+    match pairs {
+        Ok(pairs) => Ok(MarkRows {
+            y: 0,
+            pairs,
+            source: Source::Sub(sub.rel),
+        }),
+        Err(refusal) => over_input(sub, refusal, what, width, span),
     }
 }
 
-/// An EXISTS whose joins are built from the clause's input (see
-/// `Binder::exists_over_input`).
+/// A mark whose subquery is correlated by more than `inner = outer` keys
+/// (`o.amount > c.credit`): the distinct values of the enclosing columns it
+/// uses (`u`) are joined with the subquery on its whole correlation
+/// condition, as Calcite's decorrelator does with its value generator; the
+/// mark's aggregates then group those rows by `u` (the rows' first columns),
+/// and its joins meet the clause's rows on `u`. A NULL in `u` matches
+/// nothing: the subquery has no rows there, which is right only when the
+/// correlation cannot be TRUE for a NULL, so each conjunct must be a
+/// comparison of strict expressions. `refusal` says why the keys alone do
+/// not do.
+fn over_input(
+    sub: BoundSub,
+    refusal: Diagnostic,
+    what: &str,
+    width: usize,
+    span: Span,
+) -> BResult<MarkRows> {
+    if any_column_of(&sub.corr, width) {
+        return Err(refusal);
+    }
+    if let Some(c) = sub.corr.iter().find(|c| !strict_comparison(c)) {
+        return Err(Diagnostic::unsupported(
+            c.span,
+            &format!("a correlation condition other than a comparison of columns, literals and arithmetic, in an {what} inside an expression"),
+        )
+        .with_note("such a subquery is decorrelated through the enclosing query's distinct values, which is right only for a condition that is never TRUE for a NULL value"));
+    }
+    let mut outer: Vec<(usize, DataType)> = Vec::new();
+    for c in &sub.corr {
+        crate::ir::visit(c, &mut |x| {
+            if let ExprKind::Column(i) = x.kind {
+                if i >= OUTER && !outer.iter().any(|(o, _)| *o == i - OUTER) {
+                    outer.push((i - OUTER, x.ty));
+                }
+            }
+        });
+    }
+    outer.sort_unstable_by_key(|(o, _)| *o);
+    let pairs = outer
+        .iter()
+        .enumerate()
+        .map(|(g, &(o, ty))| (g, column(OUTER + o, ty, span)))
+        .collect();
+    Ok(MarkRows {
+        y: outer.len(),
+        pairs,
+        source: Source::OverInput(OverInput {
+            sub: sub.rel,
+            corr: sub.corr,
+            outer: outer.into_iter().map(|(o, _)| o).collect(),
+            span,
+            build: None,
+        }),
+    })
+}
+
+/// A mark whose joins are built from the clause's input (see `over_input`).
 pub(super) struct OverInput {
     sub: Rel,
     /// Over `OUTER + i` (input column `i`) and `sub`'s columns.
@@ -468,11 +555,13 @@ pub(super) struct OverInput {
     /// The input columns the correlation uses, ascending.
     outer: Vec<usize>,
     span: Span,
+    /// The mark's joins over `u ++ sub` rows (set by `push_mark`).
+    build: Option<JoinBuilder>,
 }
 
 impl OverInput {
-    /// The left join that gives the clause's `input` (or it with columns
-    /// appended) the count column `SUB + outer.len()`.
+    /// The mark's joins for the clause's `input`: the rows are the distinct
+    /// `u` of `input` joined with the subquery.
     pub(super) fn joins(self, input: &Rel) -> Vec<(JoinKind, Rel, Expr)> {
         let span = self.span;
         let m = self.outer.len();
@@ -512,30 +601,14 @@ impl OverInput {
             span,
         );
         let joined = super::join(JoinKind::Inner, values, self.sub, condition);
-        let counts = aggregate(
-            joined,
-            (0..m).collect(),
-            vec![count(Vec::new(), "$c")],
-            span,
-        );
-        let back = self
-            .outer
-            .iter()
-            .enumerate()
-            .map(|(g, &c)| {
-                eq(
-                    column(c, input.schema[c].ty, span),
-                    column(SUB + g, counts.schema[g].ty, span),
-                )
-            })
-            .collect();
-        vec![(JoinKind::Left, counts, and_all(back, span))]
+        let build = self.build.expect("set by push_mark");
+        build(joined)
     }
 }
 
 /// Whether a correlation conjunct is a comparison of strict expressions
 /// (NULL when any column is NULL): never TRUE for a NULL enclosing value.
-fn strict_comparison(e: &Expr) -> bool {
+pub(super) fn strict_comparison(e: &Expr) -> bool {
     fn strict(e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Column(_) | ExprKind::Literal(_) => true,

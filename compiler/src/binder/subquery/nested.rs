@@ -1,0 +1,120 @@
+//! A subquery that refers to a query two or more levels out, as a WHERE
+//! conjunct of a subquery that is itself only tested for existence:
+//!
+//! ```sql
+//! SELECT ... FROM a WHERE EXISTS (
+//!   SELECT 1 FROM b WHERE b.k = a.k AND EXISTS (
+//!     SELECT 1 FROM c WHERE c.s = b.s AND c.n < a.v))
+//! ```
+//!
+//! The inner `EXISTS` cannot be a semi join of `b` with `c`: its condition
+//! reads `a`. But the middle query's rows are only tested for existence (a
+//! WHERE conjunct `EXISTS`, `NOT EXISTS`, `IN` or `op ANY|SOME` of `a`, or
+//! an `EXISTS` inside one of its expressions, which counts them), and
+//! "some `b` with some `c`" is "some pair `(b, c)`": the inner subquery is
+//! inner-joined to `b` on its conditions over `b` and `c`, and its
+//! conditions that read `a` become correlation conjuncts of the middle query,
+//! which go into the enclosing join like its own. Nested deeper, this
+//! repeats level by level.
+//!
+//! Only a positive inner predicate (`EXISTS`, `IN`, `op ANY|SOME`) flattens
+//! so: `NOT EXISTS` depends on `a` row by row (Flink 2.3 returns wrong rows
+//! for it there). A middle query that aggregates or is read by `NOT IN` /
+//! `ALL` (Flink 2.3 differs on it too) or as a scalar or inside an
+//! expression is refused, and so is an inner subquery that refers to the
+//! outer query but not to the middle one (Flink 2.3 fails on most of these:
+//! `unexpected correlate variable`).
+
+use super::{any_column, remap, BResult, BoundSub, OUTER};
+use crate::binder::Binder;
+use crate::diagnostics::{Diagnostic, Span};
+use crate::ir::Expr;
+
+/// How a subquery's rows are read by the query it is nested in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reader {
+    /// Tested for existence: a WHERE conjunct `EXISTS`, `NOT EXISTS`, `IN`
+    /// or `op ANY|SOME`, or an `EXISTS` inside an expression (its rows are
+    /// counted). Duplicate rows change nothing.
+    Exists,
+    /// Compared with every row: a WHERE conjunct `NOT IN` or `op ALL`.
+    All,
+    /// The value of a scalar subquery.
+    Scalar,
+    /// An IN or quantified comparison inside an expression.
+    Value,
+}
+
+impl Binder<'_> {
+    /// Takes out of `sub`'s correlation the conjuncts that refer past the
+    /// current query (`width` columns; beyond them is the enclosing scope):
+    /// they are returned, still over `OUTER + i` and `sub`'s columns.
+    pub(super) fn lift_nested(
+        &mut self,
+        sub: &mut BoundSub,
+        width: usize,
+        anti: bool,
+        span: Span,
+    ) -> BResult<Vec<Expr>> {
+        let past = |c: &Expr| any_column(c, &|i| i >= OUTER && i - OUTER >= width);
+        let Some(first) = sub.corr.iter().find(|c| past(c)) else {
+            return Ok(Vec::new());
+        };
+        let at = first.span.to(span);
+        if anti {
+            return Err(Diagnostic::unsupported(
+                at,
+                "a NOT EXISTS, NOT IN or ALL subquery that refers to a query two or more levels out",
+            )
+            .with_note("Flink 2.3 returns wrong rows for such a NOT EXISTS"));
+        }
+        let reader = self.subq.readers.last().copied();
+        if reader != Some(Reader::Exists) {
+            let refusal = Diagnostic::unsupported(
+                at,
+                "a subquery that refers to a query two or more levels out",
+            )
+            .with_note(
+                "stmtc decorrelates it where the subquery it is nested in is a WHERE conjunct EXISTS, NOT EXISTS, IN or op ANY|SOME of that query, or an EXISTS inside its expressions",
+            );
+            return Err(if reader == Some(Reader::All) {
+                refusal.with_note(
+                    "under NOT IN and ALL Flink 2.3 returns wrong rows for it (it drops a NULL operand over an empty set)",
+                )
+            } else {
+                refusal
+            });
+        }
+        let reads_middle = sub
+            .corr
+            .iter()
+            .any(|c| any_column(c, &|i| i >= OUTER && i - OUTER < width));
+        if !reads_middle {
+            return Err(Diagnostic::unsupported(
+                at,
+                "a nested subquery that refers to a query two or more levels out but not to the query it is nested in",
+            )
+            .with_note(
+                "Flink 2.3 fails on most of these: `unexpected correlate variable $cor0 in the plan`",
+            ));
+        }
+        let (lifted, kept) = std::mem::take(&mut sub.corr).into_iter().partition(past);
+        sub.corr = kept;
+        self.subq.lifted = true;
+        Ok(lifted)
+    }
+}
+
+/// A lifted conjunct over the current query's joined rows (`n` input
+/// columns, then the subquery's) and the enclosing scope (`OUTER + j`).
+pub(super) fn past_join(c: Expr, width: usize, n: usize) -> Expr {
+    remap(c, &|i| {
+        if i < OUTER {
+            n + i
+        } else if i - OUTER < width {
+            i - OUTER
+        } else {
+            i - width
+        }
+    })
+}

@@ -1,0 +1,430 @@
+//! Code generation for GROUP BY aggregates (`runtime::ops::group_table`):
+//! the group table and accumulator struct `A<N>` in `State`, the push
+//! (`A<N>::add`), and the task that emits one row per group.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::expr::value_type;
+use super::rows::{is_copy, key_value, key_value_type};
+use super::{col_ident, doc, lit_str, row_ident, Gen, GenResult, StateParts};
+use crate::functions::AggregateFunction;
+use crate::ir::{AggregateCall, Field};
+use crate::plan::{NodeId, NodeKind};
+use crate::types::{DataType, TypeKind};
+
+impl Gen<'_> {
+    /// An aggregate's group table in `State`, and its accumulator struct `A<N>`.
+    pub(super) fn aggregate_state(
+        &self,
+        n: NodeId,
+        group: &[usize],
+        aggregates: &[AggregateCall],
+        input: NodeId,
+        parts: &mut StateParts,
+    ) -> GenResult<()> {
+        let input_schema = &self.plan.node(input).schema;
+        let a = format_ident!("a{}", n.0);
+        let acc = format_ident!("A{}", n.0);
+        let key = self.key_type(input_schema, group);
+        let mut acc_fields = Vec::new();
+        let mut acc_inits = Vec::new();
+        let mut acc_merges = Vec::new();
+        for (j, call) in aggregates.iter().enumerate() {
+            let x = format_ident!("x{}", j);
+            let (ty, init) = self.accumulator(call, input_schema)?;
+            acc_fields.push(quote!(#x: #ty));
+            acc_inits.push(quote!(#x: #init));
+            acc_merges.push(quote!(self.#x.merge(o.#x);));
+        }
+        let merges = quote!(#(#acc_merges)*);
+        let o = super::param(&merges, "o");
+        let d = doc(&format!("Accumulators of {}", self.descriptions[n.index()]));
+        parts.items.push(quote! {
+            #d
+            struct #acc { #(#acc_fields),* }
+            impl #acc {
+                fn new() -> Self { #acc { #(#acc_inits),* } }
+                fn merge(&mut self, #o: Self) { #merges }
+            }
+        });
+        let r = row_ident(input);
+        parts.add(
+            quote!(#a: rt::ops::group_table::GroupTable<#key, #acc, #r>),
+            quote!(#a: rt::ops::group_table::GroupTable::new(&ctx.memory, &ctx.spill)),
+            quote!(self.#a.merge(o.#a, |a, p| a.merge(p))?;),
+        );
+        Ok(())
+    }
+
+    /// The task that emits one row per group (partition by partition when
+    /// the groups spilled) once the aggregate's input is complete.
+    pub(super) fn aggregate_results_task(
+        &self,
+        n: NodeId,
+        group: &[usize],
+        aggregates: &[AggregateCall],
+        input: NodeId,
+        emit: TokenStream,
+    ) -> GenResult<TokenStream> {
+        let a = format_ident!("a{}", n.0);
+        let acc_ty = format_ident!("A{}", n.0);
+        let input_schema = &self.plan.node(input).schema;
+        let out_row = row_ident(n);
+        let keys = group
+            .iter()
+            .enumerate()
+            .filter(|&(g, _)| self.is_live(n, g))
+            .map(|(g, &c)| {
+                let col = col_ident(g);
+                let idx = syn::Index::from(g);
+                match input_schema[c].ty.kind {
+                    TypeKind::Double => {
+                        quote!(#col: key.#idx.map(rt::ops::aggregate::f64_from_key))
+                    }
+                    TypeKind::Float => {
+                        quote!(#col: key.#idx.map(|v| rt::ops::aggregate::f64_from_key(v) as f32))
+                    }
+                    _ => quote!(#col: key.#idx.clone()),
+                }
+            });
+        let results = aggregates
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| self.is_live(n, group.len() + j))
+            .map(|(j, call)| {
+                let col = col_ident(group.len() + j);
+                let v = self.accumulator_result(j, call, input_schema)?;
+                Ok(quote!(#col: #v))
+            })
+            .collect::<GenResult<Vec<_>>>()?;
+        let table = if group.is_empty() {
+            // A global aggregate returns one row even for no input (COUNT 0, SUM NULL).
+            quote! {
+                let mut table = std::mem::take(&mut st.#a);
+                if table.is_empty() {
+                    table.group_owned((), #acc_ty::new);
+                }
+            }
+        } else {
+            quote!(let table = std::mem::take(&mut st.#a);)
+        };
+        let key = self.key_expr(input_schema, group);
+        let in_row = row_ident(input);
+        let key_row = super::param(&key, "row");
+        let out = quote!(#(#keys,)*);
+        let key_param = super::param(&out, "key");
+        let acc_param = super::param(&quote!(#(#results)*), "acc");
+        Ok(quote! {
+            #table
+            table.finish(
+                st,
+                |#key_row: &#in_row| #key,
+                #acc_ty::new,
+                |acc, row| acc.add(row),
+                |st, #key_param, #acc_param| {
+                    let row = #out_row { #out #(#results),* };
+                    #emit
+                    Ok(())
+                },
+            )?;
+        })
+    }
+
+    /// The push into an aggregate: the row's group (created while the budget
+    /// has room, else the row is spilled), updated by `A<N>::add`.
+    pub(super) fn aggregate_update(
+        &mut self,
+        n: NodeId,
+        group: &[usize],
+        input: &[Field],
+    ) -> TokenStream {
+        let a = format_ident!("a{}", n.0);
+        let acc = format_ident!("A{}", n.0);
+        let key = self.key_expr(input, group);
+        quote! {
+            if let Some(acc) = st.#a.group(#key, row, #acc::new)? {
+                acc.add(row);
+            }
+        }
+    }
+
+    /// `impl A<N> { fn add }`: one input row into a group's accumulators
+    /// (from the push, and from spilled rows when the aggregate finishes).
+    pub(super) fn aggregate_add_fn(&mut self, n: NodeId) -> GenResult<TokenStream> {
+        self.current = n;
+        let NodeKind::Aggregate {
+            aggregates, input, ..
+        } = &self.plan.node(n).kind
+        else {
+            return Err("internal: not an aggregate".to_string());
+        };
+        let input = &self.plan.node(*input).schema;
+        let acc = format_ident!("A{}", n.0);
+        let in_row = row_ident(match self.plan.node(n).kind {
+            NodeKind::Aggregate { input, .. } => input,
+            _ => unreachable!("matched above"),
+        });
+        let updates = aggregates
+            .iter()
+            .enumerate()
+            .map(|(j, call)| {
+                let x = format_ident!("x{}", j);
+                let arg = |k: usize| {
+                    let c = col_ident(call.args[k]);
+                    quote!(row.#c)
+                };
+                let update = if call.distinct {
+                    let v = match call.args.first() {
+                        Some(&c) => key_value(input, c),
+                        None => return Err("DISTINCT without an argument".to_string()),
+                    };
+                    quote!(acc.#x.add(#v);)
+                } else {
+                    match (call.function, call.args.is_empty()) {
+                        (AggregateFunction::Count, true) => quote!(acc.#x.add_row();),
+                        (AggregateFunction::Count, false) => {
+                            let v = arg(0);
+                            quote!(acc.#x.add(&#v);)
+                        }
+                        (AggregateFunction::Sum | AggregateFunction::Avg, _)
+                            if matches!(input[call.args[0]].ty.kind, TypeKind::Float) =>
+                        {
+                            let v = arg(0);
+                            quote!(acc.#x.add(#v.map(|v| v as f64));)
+                        }
+                        (AggregateFunction::Min | AggregateFunction::Max, _)
+                            if !is_copy(&input[call.args[0]].ty) =>
+                        {
+                            // Strings and bytes: compare borrowed, copy
+                            // only a new minimum or maximum.
+                            let v = arg(0);
+                            let to_owned = if input[call.args[0]].ty.is_string() {
+                                quote!(|s: &str| rt::value::Str::from(s))
+                            } else {
+                                quote!(ToOwned::to_owned)
+                            };
+                            quote!(acc.#x.add_ref(#v.as_deref(), #to_owned);)
+                        }
+                        (AggregateFunction::SingleValue, _) => {
+                            let v = arg(0);
+                            quote!(acc.#x.add(#v.clone());)
+                        }
+                        (
+                            AggregateFunction::Sum
+                            | AggregateFunction::Avg
+                            | AggregateFunction::Min
+                            | AggregateFunction::Max,
+                            _,
+                        ) => {
+                            let v = arg(0);
+                            quote!(acc.#x.add(#v);)
+                        }
+                        (other, _) => {
+                            return Err(format!(
+                                "the aggregate function {} is not supported by code generation yet",
+                                other.name()
+                            ))
+                        }
+                    }
+                };
+                Ok(match call.filter {
+                    Some(f) => {
+                        let c = col_ident(f);
+                        quote!(if rt::value::logic::is_true(row.#c) { #update })
+                    }
+                    None => update,
+                })
+            })
+            .collect::<GenResult<Vec<_>>>()?;
+        let updates = quote!(#(#updates)*);
+        let row = super::param(&updates, "row");
+        Ok(if updates.is_empty() {
+            // No aggregate calls (grouping only): nothing to accumulate.
+            quote! {
+                impl #acc {
+                    #[inline]
+                    fn add(&mut self, _: &#in_row) {}
+                }
+            }
+        } else {
+            quote! {
+                impl #acc {
+                    #[inline]
+                    fn add(&mut self, #row: &#in_row) {
+                        let acc = self;
+                        #updates
+                    }
+                }
+            }
+        })
+    }
+
+    /// The accumulator type of one aggregate call, and its initializer.
+    pub(super) fn accumulator(
+        &self,
+        call: &AggregateCall,
+        input: &[Field],
+    ) -> GenResult<(TokenStream, TokenStream)> {
+        let arg_ty = call.args.first().map(|&c| input[c].ty);
+        if call.distinct {
+            let t = arg_ty.ok_or("DISTINCT without an argument")?;
+            let vt = key_value_type(&t);
+            return Ok((
+                quote!(rt::ops::aggregate::CountDistinct<#vt>),
+                quote!(Default::default()),
+            ));
+        }
+        Ok(match call.function {
+            AggregateFunction::Count => (
+                quote!(rt::ops::aggregate::Count),
+                quote!(Default::default()),
+            ),
+            AggregateFunction::Sum => {
+                let t = arg_ty.ok_or("SUM without an argument")?;
+                match t.kind {
+                    k if k.is_integer() => {
+                        let vt = value_type(&t);
+                        (
+                            quote!(rt::ops::aggregate::SumInt<#vt>),
+                            quote!(Default::default()),
+                        )
+                    }
+                    TypeKind::Float | TypeKind::Double => (
+                        quote!(rt::ops::aggregate::SumFloat),
+                        quote!(Default::default()),
+                    ),
+                    TypeKind::Decimal { .. } => (
+                        quote!(rt::ops::aggregate::SumDecimal),
+                        quote!(Default::default()),
+                    ),
+                    _ => {
+                        return Err(format!(
+                            "SUM of {t} is not supported by code generation yet"
+                        ))
+                    }
+                }
+            }
+            AggregateFunction::Avg => {
+                let t = arg_ty.ok_or("AVG without an argument")?;
+                match t.kind {
+                    k if k.is_integer() => (
+                        quote!(rt::ops::aggregate::AvgInt),
+                        quote!(Default::default()),
+                    ),
+                    TypeKind::Float | TypeKind::Double => (
+                        quote!(rt::ops::aggregate::AvgFloat),
+                        quote!(Default::default()),
+                    ),
+                    TypeKind::Decimal { .. } => (
+                        quote!(rt::ops::aggregate::AvgDecimal),
+                        quote!(Default::default()),
+                    ),
+                    _ => {
+                        return Err(format!(
+                            "AVG of {t} is not supported by code generation yet"
+                        ))
+                    }
+                }
+            }
+            AggregateFunction::Min | AggregateFunction::Max => {
+                let t = arg_ty.ok_or("MIN/MAX without an argument")?;
+                let vt = value_type(&t);
+                let init = if call.function == AggregateFunction::Min {
+                    quote!(rt::ops::aggregate::MinMax::min())
+                } else {
+                    quote!(rt::ops::aggregate::MinMax::max())
+                };
+                let is_max = call.function == AggregateFunction::Max;
+                (quote!(rt::ops::aggregate::MinMax<#vt, #is_max>), init)
+            }
+            AggregateFunction::SingleValue => {
+                let t = arg_ty.ok_or("SINGLE_VALUE without an argument")?;
+                let vt = value_type(&t);
+                (
+                    quote!(rt::ops::aggregate::SingleValue<#vt>),
+                    quote!(Default::default()),
+                )
+            }
+            other => {
+                return Err(format!(
+                    "the aggregate function {} is not supported by code generation yet",
+                    other.name()
+                ))
+            }
+        })
+    }
+
+    /// The final value of an accumulator `acc.xj`, as the output column type.
+    pub(super) fn accumulator_result(
+        &self,
+        j: usize,
+        call: &AggregateCall,
+        input: &[Field],
+    ) -> GenResult<TokenStream> {
+        let x = format_ident!("x{}", j);
+        let arg_ty = call.args.first().map(|&c| input[c].ty);
+        if call.distinct {
+            let t = arg_ty.ok_or("DISTINCT without an argument")?;
+            let from_key = match t.kind {
+                TypeKind::Double => quote!(rt::ops::aggregate::f64_from_key(*v)),
+                TypeKind::Float => quote!(rt::ops::aggregate::f64_from_key(*v) as f32),
+                _ => quote!(v.clone()),
+            };
+            // Fold the distinct values into a fresh accumulator of the plain function.
+            let plain = AggregateCall {
+                distinct: false,
+                ..call.clone()
+            };
+            let (acc_ty, init) = self.accumulator(&plain, input)?;
+            let add = match (call.function, t.kind) {
+                (AggregateFunction::Count, _) => quote!(a.add(&Some(#from_key));),
+                (AggregateFunction::Sum | AggregateFunction::Avg, TypeKind::Float) => {
+                    quote!(a.add(Some((#from_key) as f64));)
+                }
+                _ => quote!(a.add(Some(#from_key));),
+            };
+            let result = self.plain_result(quote!(a), call, arg_ty)?;
+            return Ok(quote!({
+                let mut a: #acc_ty = #init;
+                for v in acc.#x.values() { #add }
+                #result
+            }));
+        }
+        self.plain_result(quote!(acc.#x), call, arg_ty)
+    }
+
+    pub(super) fn plain_result(
+        &self,
+        acc: TokenStream,
+        call: &AggregateCall,
+        arg_ty: Option<DataType>,
+    ) -> GenResult<TokenStream> {
+        Ok(match call.function {
+            AggregateFunction::Count => quote!(Some(#acc.result())),
+            AggregateFunction::Sum => match arg_ty.map(|t| t.kind) {
+                Some(TypeKind::Float) => quote!(#acc.result().map(|v| v as f32)),
+                _ => quote!(#acc.result()),
+            },
+            AggregateFunction::Avg => match arg_ty.map(|t| t.kind) {
+                Some(TypeKind::Decimal { scale, .. }) => {
+                    let s = Literal::u8_unsuffixed(scale);
+                    quote!(#acc.result(#s))
+                }
+                Some(TypeKind::Float) => quote!(#acc.result().map(|v| v as f32)),
+                _ => quote!(#acc.result()),
+            },
+            AggregateFunction::Min | AggregateFunction::Max => quote!(#acc.result().cloned()),
+            AggregateFunction::SingleValue => {
+                let at = lit_str(&self.locations[self.current.index()]);
+                quote!(#acc.result(#at)?)
+            }
+            other => {
+                return Err(format!(
+                    "the aggregate function {} is not supported by code generation yet",
+                    other.name()
+                ))
+            }
+        })
+    }
+}

@@ -1,0 +1,500 @@
+//! Code generation for hash joins (`runtime::ops::join`, `ops::grace`):
+//! the tables in `State`/`Built`, the build and probe pushes (inner, outer,
+//! semi and anti), the probe of a spooled join's replayed rows, and the
+//! tasks for unmatched build rows, partitioned (grace) joins and replays.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{col_ident, doc, expr, row_ident, Gen, GenResult, ProbeFrom, StateParts};
+use crate::ir::{Field, JoinKind};
+use crate::plan::{NodeId, NodeKind};
+
+/// `row.c1.is_none() || ...` over a join's key columns: a NULL key matches
+/// nothing (`None` for a join without keys).
+fn null_key(keys: &[usize]) -> Option<TokenStream> {
+    let checks = keys.iter().map(|&c| {
+        let ident = col_ident(c);
+        quote!(row.#ident.is_none())
+    });
+    (!keys.is_empty()).then(|| quote!(#(#checks)||*))
+}
+
+/// `row.c1.is_some() && ...`: the probe row's key has no NULL (`None` for
+/// a join without keys).
+fn key_present(keys: &[usize]) -> Option<TokenStream> {
+    let checks = keys.iter().map(|&c| {
+        let ident = col_ident(c);
+        quote!(row.#ident.is_some())
+    });
+    (!keys.is_empty()).then(|| quote!(#(#checks)&&*))
+}
+
+impl Gen<'_> {
+    /// A join's tables in `State` and `Built`: the build table (written while
+    /// its build side runs, then moved to `Built` and probed), the probe rows
+    /// waiting for a partitioned build, the spool of a spooled join, and the
+    /// matched-row marks of a RIGHT/FULL join.
+    pub(super) fn join_state(&self, n: NodeId, parts: &mut StateParts) -> GenResult<()> {
+        let NodeKind::Join {
+            kind,
+            left,
+            right,
+            ref right_keys,
+            ..
+        } = self.plan.node(n).kind
+        else {
+            return Err(format!("#{} is not a join", n.0));
+        };
+        let j = format_ident!("j{}", n.0);
+        let m = format_ident!("m{}", n.0);
+        let g = format_ident!("g{}", n.0);
+        let key = self.key_type(&self.plan.node(right).schema, right_keys);
+        let r = row_ident(right);
+        let l = row_ident(left);
+        parts.add(
+            quote!(#j: rt::ops::grace::BuildTable<#key, #r>),
+            quote!(#j: rt::ops::grace::BuildTable::new(&ctx.memory, &ctx.spill)),
+            quote!(self.#j.merge(o.#j)?;),
+        );
+        parts
+            .built
+            .push(quote!(#j: rt::ops::grace::BuildTable<#key, #r>));
+        let d = doc(&format!(
+            "Probe rows of #{} waiting for a partitioned build, by partition",
+            n.0
+        ));
+        parts.add(
+            quote!(#d #g: rt::ops::grace::ProbeSpill<#l>),
+            quote!(#g: rt::ops::grace::ProbeSpill::new(&ctx.spill)),
+            quote!(self.#g.absorb(o.#g)?;),
+        );
+        if self.spooled.contains(&n) {
+            let q = format_ident!("q{}", n.0);
+            let d = doc(&format!(
+                "Probe rows of #{} waiting for its build side",
+                n.0
+            ));
+            parts.add(
+                quote!(#d #q: rt::ops::spool::Spool<#l>),
+                quote!(#q: rt::ops::spool::Spool::new(&ctx.memory, std::sync::Arc::clone(&ctx.spill))),
+                quote!(self.#q.absorb(o.#q)?;),
+            );
+        }
+        if matches!(kind, JoinKind::Right | JoinKind::Full) {
+            parts.add(
+                quote!(#m: rt::ops::join::MatchedRows),
+                quote!(#m: rt::ops::join::MatchedRows::new(b.#j.len())),
+                quote!(self.#m.merge(&o.#m);),
+            );
+        }
+        Ok(())
+    }
+
+    /// The push into input `k` of a join: a build row into the table (input
+    /// 1), or a probe row (input 0) probed now or spooled for later.
+    pub(super) fn join_push(&mut self, n: NodeId, k: usize) -> GenResult<TokenStream> {
+        let NodeKind::Join {
+            right,
+            ref right_keys,
+            ..
+        } = self.plan.node(n).kind
+        else {
+            return Err(format!("#{} is not a join", n.0));
+        };
+        if k == 1 {
+            self.join_build(n, right_keys, &self.plan.node(right).schema)
+        } else if self.spooled.contains(&n) {
+            // Replayed by its own pipeline once the build is complete.
+            let q = format_ident!("q{}", n.0);
+            Ok(quote!(st.#q.push(row.clone())?;))
+        } else {
+            self.join_probe(n, ProbeFrom::Built)
+        }
+    }
+
+    /// The task that emits a RIGHT/FULL join's build rows no probe matched.
+    pub(super) fn unmatched_rows_task(&self, n: NodeId, emit: TokenStream) -> TokenStream {
+        let j = format_ident!("j{}", n.0);
+        let m = format_ident!("m{}", n.0);
+        let row = self.unmatched_build_row(n);
+        quote! {
+            let matched = std::mem::replace(&mut st.#m, rt::ops::join::MatchedRows::new(0));
+            for r in b.#j.unmatched(&matched) {
+                let row = #row;
+                #emit
+            }
+        }
+    }
+
+    /// The task that joins a partitioned build with its waiting probe rows,
+    /// partition by partition (a no-op for a build that stayed in memory).
+    pub(super) fn partitioned_join_task(
+        &self,
+        n: NodeId,
+        pipeline: usize,
+    ) -> GenResult<TokenStream> {
+        let NodeKind::Join {
+            kind,
+            left,
+            right,
+            ref left_keys,
+            ref right_keys,
+            ..
+        } = self.plan.node(n).kind
+        else {
+            return Err(format!("#{} is not a join", n.0));
+        };
+        let j = format_ident!("j{}", n.0);
+        let g = format_ident!("g{}", n.0);
+        let l = row_ident(left);
+        let r = row_ident(right);
+        let build_key = self.key_expr(&self.plan.node(right).schema, right_keys);
+        let probe_key = self.key_expr(&self.plan.node(left).schema, left_keys);
+        let probe = format_ident!("partition_probe_{}", n.0);
+        let build_row = super::param(&build_key, "row");
+        let probe_row = super::param(&probe_key, "row");
+        let outer = matches!(kind, JoinKind::Right | JoinKind::Full);
+        let unmatched = if outer {
+            let f = format_ident!("partition_unmatched_{}", n.0);
+            quote!(|st: &mut State, r| #f(st, b, r))
+        } else {
+            quote!(|_, _| Ok(()))
+        };
+        // The partition pairs are joined on all threads, each thread with
+        // its own state (its own part files), folded in afterwards.
+        Ok(quote! {
+            let probe = std::mem::take(&mut st.#g);
+            let states = b.#j.join_spilled(
+                ctx.threads,
+                probe,
+                #outer,
+                |thread| State::new(ctx, staging, b, thread, #pipeline),
+                |#build_row: &#r| #build_key,
+                |#probe_row: &#l| #probe_key,
+                |st: &mut State, t, m, row| #probe(st, b, t, m, row),
+                #unmatched,
+            )?;
+            for thread_state in states {
+                st.absorb(ctx, thread_state)?;
+            }
+        })
+    }
+
+    /// The task that replays a spooled join's probe rows once its build is complete.
+    pub(super) fn spool_replay_task(&self, n: NodeId) -> TokenStream {
+        let q = format_ident!("q{}", n.0);
+        let probe = format_ident!("probe_{}", n.0);
+        quote! {
+            let empty = st.#q.emptied();
+            let rows = std::mem::replace(&mut st.#q, empty);
+            rows.replay(|row| #probe(st, b, row))?;
+        }
+    }
+
+    pub(super) fn join_build(
+        &self,
+        n: NodeId,
+        right_keys: &[usize],
+        right: &[Field],
+    ) -> GenResult<TokenStream> {
+        let j = format_ident!("j{}", n.0);
+        let key = self.key_expr(right, right_keys);
+        let insert = quote!(st.#j.insert(#key, row.clone())?;);
+        Ok(match null_key(right_keys) {
+            // A NULL key matches nothing, but outer joins still emit the row.
+            Some(null) => quote! {
+                if #null {
+                    st.#j.insert_unmatchable(row.clone())?;
+                } else {
+                    #insert
+                }
+            },
+            None => insert,
+        })
+    }
+
+    /// The probe of join `n` for one row of its left input `row`.
+    pub(super) fn join_probe(&mut self, n: NodeId, from: ProbeFrom) -> GenResult<TokenStream> {
+        let plan = self.plan;
+        let NodeKind::Join {
+            kind,
+            left,
+            right,
+            ref left_keys,
+            ref residual,
+            ..
+        } = plan.node(n).kind
+        else {
+            return Err(format!("#{} is not a join", n.0));
+        };
+        let left_keys = left_keys.as_slice();
+        let residual = residual.as_ref();
+        let (table, mark) = self.probe_table(n, from);
+        let left_schema = &plan.node(left).schema;
+        let right_arity = plan.node(right).schema.len();
+        let left_arity = left_schema.len();
+        if !kind.outputs_right() {
+            return self.semi_probe(n, kind, left_arity, left_keys, residual, from);
+        }
+        let out_row = row_ident(n);
+        let key = self.key_expr(left_schema, left_keys);
+        let joined = |right_value: &dyn Fn(usize) -> TokenStream| {
+            let l = (0..left_arity).filter(|&i| self.is_live(n, i)).map(|i| {
+                let c = col_ident(i);
+                quote!(#c: row.#c.clone())
+            });
+            let r = (0..right_arity)
+                .filter(|&i| self.is_live(n, left_arity + i))
+                .map(|i| {
+                    let c = col_ident(left_arity + i);
+                    let v = right_value(i);
+                    quote!(#c: #v)
+                });
+            quote!(#out_row { #(#l,)* #(#r,)* })
+        };
+        let matched_row = joined(&|i| {
+            let c = col_ident(i);
+            quote!(r.#c.clone())
+        });
+        let null_row = joined(&|_| quote!(None));
+        let column = |i: usize| {
+            let c = col_ident(i);
+            quote!(out.#c)
+        };
+        let check = match residual {
+            Some(r) => {
+                let e = expr::expr(r, &column, &mut self.statics)?;
+                quote!(if !rt::value::logic::is_true(#e) { continue; })
+            }
+            None => quote!(),
+        };
+        let marks = matches!(kind, JoinKind::Right | JoinKind::Full);
+        let (mark, idx) = if marks {
+            (mark, quote!(idx))
+        } else {
+            (quote!(), quote!(_))
+        };
+        let route = self.route_to_partition(n, from);
+        let emit = self.emit(n, quote!(out));
+        let r_var = super::param(&matched_row, "r");
+        let probe = |on_match: TokenStream| {
+            let probe = quote! {
+                let key = #key;
+                #route
+                for (#idx, #r_var) in #table.probe(&key) {
+                    let out = #matched_row;
+                    #check
+                    #on_match
+                    #mark
+                    #emit
+                }
+            };
+            match key_present(left_keys) {
+                Some(present) => quote!(if #present { #probe }),
+                None => probe,
+            }
+        };
+        // A LEFT/FULL join emits the probe row with NULLs when no build row matched.
+        Ok(if matches!(kind, JoinKind::Left | JoinKind::Full) {
+            let probe = probe(quote!(matched = true;));
+            quote! {
+                let mut matched = false;
+                #probe
+                if !matched {
+                    let out = #null_row;
+                    #emit
+                }
+            }
+        } else {
+            probe(quote!())
+        })
+    }
+
+    /// The table a probe reads and how it marks a matched build row.
+    pub(super) fn probe_table(&self, n: NodeId, from: ProbeFrom) -> (TokenStream, TokenStream) {
+        match from {
+            ProbeFrom::Built => {
+                let j = format_ident!("j{}", n.0);
+                let m = format_ident!("m{}", n.0);
+                (quote!(b.#j), quote!(st.#m.set(idx);))
+            }
+            ProbeFrom::Partition => (quote!(t), quote!(m.set(idx);)),
+        }
+    }
+
+    /// Before probing the complete build: once it is partitioned, the probe
+    /// row (its key has no NULL) waits in the matching probe partition.
+    pub(super) fn route_to_partition(&self, n: NodeId, from: ProbeFrom) -> TokenStream {
+        if from == ProbeFrom::Partition {
+            return quote!();
+        }
+        let j = format_ident!("j{}", n.0);
+        let g = format_ident!("g{}", n.0);
+        quote! {
+            if b.#j.is_partitioned() {
+                st.#g.push(b.#j.partition_of(&key), row)?;
+                return Ok(());
+            }
+        }
+    }
+
+    /// The probe of a semi or anti join: the left row is emitted once when
+    /// some build row with its key satisfies the residual (semi), or when
+    /// none does (anti). A NULL key matches nothing.
+    pub(super) fn semi_probe(
+        &mut self,
+        n: NodeId,
+        kind: JoinKind,
+        left_arity: usize,
+        left_keys: &[usize],
+        residual: Option<&crate::ir::Expr>,
+        from: ProbeFrom,
+    ) -> GenResult<TokenStream> {
+        let plan = self.plan;
+        let (table, _) = self.probe_table(n, from);
+        let route = self.route_to_partition(n, from);
+        let left = match &plan.node(n).kind {
+            NodeKind::Join { left, .. } => *left,
+            _ => return Err(format!("#{} is not a join", n.0)),
+        };
+        let key = self.key_expr(&plan.node(left).schema, left_keys);
+        let column = |i: usize| {
+            if i < left_arity {
+                let c = col_ident(i);
+                quote!(row.#c)
+            } else {
+                let c = col_ident(i - left_arity);
+                quote!(r.#c)
+            }
+        };
+        let out_row = row_ident(n);
+        let fields: Vec<TokenStream> = self
+            .live_cols(n)
+            .map(|i| {
+                let c = col_ident(i);
+                quote!(#c: row.#c.clone())
+            })
+            .collect();
+        let emit = self.emit(n, quote!(out));
+        let wanted = if kind == JoinKind::Semi {
+            quote!(matched)
+        } else {
+            quote!(!matched)
+        };
+        // Some build row with the key that satisfies the residual.
+        let any = match residual {
+            Some(r) => {
+                let e = expr::expr(r, &column, &mut self.statics)?;
+                quote!(.any(|(_, r)| rt::value::logic::is_true(#e)))
+            }
+            None => quote!(.next().is_some()),
+        };
+        let probe = quote!({
+            let key = #key;
+            #route
+            #table.probe(&key) #any
+        });
+        let matched = match key_present(left_keys) {
+            Some(present) => quote!(#present && #probe),
+            None => probe,
+        };
+        Ok(quote! {
+            let matched = #matched;
+            if #wanted {
+                let out = #out_row { #(#fields,)* };
+                #emit
+            }
+        })
+    }
+
+    /// `probe_N`: the probe of a spooled join, called for each replayed row.
+    pub(super) fn replayed_probe_fn(&mut self, n: NodeId) -> GenResult<TokenStream> {
+        self.current = n;
+        let NodeKind::Join { left, .. } = &self.plan.node(n).kind else {
+            return Err("internal: only joins are spooled".to_string());
+        };
+        let body = self.join_probe(n, ProbeFrom::Built)?;
+        let name = format_ident!("probe_{}", n.0);
+        let in_row = row_ident(*left);
+        let d = self.node_doc(n);
+        Ok(quote! {
+            #d
+            fn #name(st: &mut State, b: &Built, row: &#in_row) -> rt::Result<()> {
+                #body
+                Ok(())
+            }
+        })
+    }
+
+    /// A RIGHT/FULL join's output row for build row `r` that nothing matched.
+    pub(super) fn unmatched_build_row(&self, n: NodeId) -> TokenStream {
+        let NodeKind::Join { left, right, .. } = self.plan.node(n).kind else {
+            unreachable!("only joins have unmatched build rows")
+        };
+        let left_arity = self.plan.node(left).schema.len();
+        let right_arity = self.plan.node(right).schema.len();
+        let out_row = row_ident(n);
+        let l = (0..left_arity).filter(|&i| self.is_live(n, i)).map(|i| {
+            let c = col_ident(i);
+            quote!(#c: None)
+        });
+        let r = (0..right_arity)
+            .filter(|&i| self.is_live(n, left_arity + i))
+            .map(|i| {
+                let c = col_ident(left_arity + i);
+                let rc = col_ident(i);
+                quote!(#c: r.#rc.clone())
+            });
+        quote!(#out_row { #(#l,)* #(#r,)* })
+    }
+
+    /// `partition_probe_N` (and `partition_unmatched_N` for RIGHT/FULL
+    /// joins): the probe of one partition of a partitioned build.
+    pub(super) fn partition_fns(&mut self, n: NodeId) -> GenResult<TokenStream> {
+        self.current = n;
+        let NodeKind::Join {
+            kind,
+            left,
+            right,
+            right_keys,
+            ..
+        } = &self.plan.node(n).kind
+        else {
+            return Err("internal: only joins are partitioned".to_string());
+        };
+        let body = self.join_probe(n, ProbeFrom::Partition)?;
+        let key = self.key_type(&self.plan.node(*right).schema, right_keys);
+        let l = row_ident(*left);
+        let r = row_ident(*right);
+        let name = format_ident!("partition_probe_{}", n.0);
+        let outer = matches!(kind, JoinKind::Right | JoinKind::Full);
+        let marks = if outer { quote!(m) } else { quote!(_m) };
+        let d = doc(&format!(
+            "The probe of one partition of #{} once its build went to disk.",
+            n.0
+        ));
+        let unmatched = if outer {
+            let f = format_ident!("partition_unmatched_{}", n.0);
+            let row = self.unmatched_build_row(n);
+            let emit = self.emit(n, quote!(row));
+            quote! {
+                fn #f(st: &mut State, b: &Built, r: &#r) -> rt::Result<()> {
+                    let row = #row;
+                    #emit
+                    Ok(())
+                }
+            }
+        } else {
+            quote!()
+        };
+        Ok(quote! {
+            #d
+            fn #name(st: &mut State, b: &Built, t: &rt::ops::join::JoinTable<#key, #r>, #marks: &mut rt::ops::join::MatchedRows, row: &#l) -> rt::Result<()> {
+                #body
+                Ok(())
+            }
+            #unmatched
+        })
+    }
+}

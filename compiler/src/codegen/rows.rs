@@ -1,0 +1,124 @@
+//! Row types: one struct per plan node's output, `Spill` for the rows that
+//! may go to disk, and the hashable keys of joins and aggregates.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use super::expr::value_type;
+use super::{col_ident, doc, row_ident, Gen, GenResult};
+use crate::ir::Field;
+use crate::plan::{NodeId, NodeKind};
+use crate::types::{DataType, TypeKind};
+
+impl Gen<'_> {
+    pub(super) fn row_structs(&self) -> GenResult<Vec<TokenStream>> {
+        let mut out = Vec::new();
+        for (i, node) in self.plan.nodes.iter().enumerate() {
+            if matches!(node.kind, NodeKind::Sink { .. }) {
+                continue;
+            }
+            let n = NodeId(i as u32);
+            let name = row_ident(n);
+            let fields = node
+                .schema
+                .iter()
+                .enumerate()
+                .filter(|&(c, _)| self.is_live(n, c))
+                .map(|(c, f)| {
+                    let ident = col_ident(c);
+                    let ty = value_type(&f.ty);
+                    let d = doc(&format!("`{}` {}", f.name.replace('`', "'"), f.ty));
+                    quote!(#d #ident: Option<#ty>)
+                });
+            let d = self.node_doc(n);
+            out.push(quote! {
+                #d
+                #[derive(Clone, Debug, Default)]
+                struct #name { #(#fields),* }
+            });
+        }
+        Ok(out)
+    }
+
+    /// `impl Spill` for the row types that spools hold (written to and read
+    /// back from spill files column by column).
+    pub(super) fn spill_impls(&self) -> Vec<TokenStream> {
+        let mut rows = BTreeSet::new();
+        // Spooled probe rows, and both sides of every join (a build may
+        // partition to disk, and its probe rows with it).
+        for node in &self.plan.nodes {
+            match node.kind {
+                NodeKind::Join { left, right, .. } => {
+                    rows.insert(left);
+                    rows.insert(right);
+                }
+                // The rows of groups beyond the budget spill too, and so
+                // do sort buffers.
+                NodeKind::Aggregate { input, .. }
+                | NodeKind::Sort { input, .. }
+                | NodeKind::Over { input, .. } => {
+                    rows.insert(input);
+                }
+                _ => {}
+            }
+        }
+        rows.into_iter()
+            .map(|n| {
+                let name = row_ident(n);
+                let cols: Vec<Ident> = self.live_cols(n).map(col_ident).collect();
+                quote! {
+                    impl rt::ops::spool::Spill for #name {
+                        fn write(&self, out: &mut Vec<u8>) {
+                            #(self.#cols.write(out);)*
+                        }
+                        fn read(input: &mut &[u8]) -> rt::Result<Self> {
+                            Ok(#name { #(#cols: rt::ops::spool::Spill::read(input)?),* })
+                        }
+                        fn heap_bytes(&self) -> usize {
+                            0 #(+ self.#cols.heap_bytes())*
+                        }
+                    }
+                }
+            })
+            .collect()
+    }
+
+    pub(super) fn key_type(&self, schema: &[Field], cols: &[usize]) -> TokenStream {
+        let tys = cols.iter().map(|&c| key_value_type(&schema[c].ty));
+        quote!((#(Option<#tys>,)*))
+    }
+
+    /// A hashable key tuple from columns of `row` (floats as their bits).
+    pub(super) fn key_expr(&self, schema: &[Field], cols: &[usize]) -> TokenStream {
+        let parts = cols.iter().map(|&c| key_value(schema, c));
+        quote!((#(#parts,)*))
+    }
+}
+
+/// Whether values of `ty` are `Copy` in generated code (all but strings and bytes).
+pub(super) fn is_copy(ty: &DataType) -> bool {
+    !matches!(
+        ty.kind,
+        TypeKind::Char(_) | TypeKind::Varchar(_) | TypeKind::Binary(_) | TypeKind::Varbinary(_)
+    )
+}
+
+/// Column `c` of `row` as a hashable key value (floats as their bits).
+pub(super) fn key_value(schema: &[Field], c: usize) -> TokenStream {
+    let ident = col_ident(c);
+    match schema[c].ty.kind {
+        TypeKind::Double => quote!(row.#ident.map(rt::ops::aggregate::f64_key)),
+        TypeKind::Float => quote!(row.#ident.map(|v| rt::ops::aggregate::f64_key(v as f64))),
+        _ => quote!(row.#ident.clone()),
+    }
+}
+
+/// A group or join key value: like [`value_type`], but floats are their bits.
+pub(super) fn key_value_type(ty: &DataType) -> TokenStream {
+    match ty.kind {
+        TypeKind::Double | TypeKind::Float => quote!(u64),
+        _ => value_type(ty),
+    }
+}
