@@ -7,7 +7,7 @@
 //! computes, reads or copies a dead one: a scan does not parse a field no
 //! one reads, a Calc does not evaluate a projection no one uses.
 
-use crate::ir::{self, ConnectorKind, Expr, ExprKind};
+use crate::ir::{ConnectorKind, Expr};
 use crate::plan::{NodeId, NodeKind, Plan};
 
 impl super::Gen<'_> {
@@ -182,11 +182,9 @@ fn reads_columns(plan: &Plan, c: NodeId, k: usize, out: &[bool], cols: &mut [boo
 
 /// Marks the columns `e` reads.
 fn mark_expr(e: &Expr, cols: &mut [bool]) {
-    ir::visit(e, &mut |x| {
-        if let ExprKind::Column(i) = x.kind {
-            if let Some(slot) = cols.get_mut(i) {
-                *slot = true;
-            }
+    for c in crate::plan::rewrite::columns(e) {
+        if let Some(slot) = cols.get_mut(c) {
+            *slot = true;
         }
-    });
+    }
 }

@@ -16,7 +16,7 @@ mod join_order;
 mod lower;
 mod normalize;
 pub(crate) mod passes;
-mod rewrite;
+pub(crate) mod rewrite;
 mod sharing;
 mod verify;
 
