@@ -366,35 +366,30 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
         if outer_build {
             work.push(Mutex::new(Some(Work::Unmatchable(spilled.unmatchable))));
         }
-        let states = super::parallel::for_each_parallel(
-            &work,
-            threads,
-            make_cx,
-            |cx, _, item| {
-                let cx = cx
-                    .as_mut()
-                    .map_err(|e| Error::new(e.message().to_string()))?;
-                let taken = item.lock().expect("not poisoned").take();
-                match taken {
-                    Some(Work::Pair(b, p)) => {
-                        let (mut op, mut ou) = (&on_probe, &on_unmatched);
-                        let mut join = PartitionJoin {
-                            dir,
-                            mem: self.mem.sibling(),
-                            outer_build,
-                            build_key: &build_key,
-                            probe_key: &probe_key,
-                            on_probe: &mut op,
-                            on_unmatched: &mut ou,
-                            _types: PhantomData,
-                        };
-                        join.run(cx, 0, b, p)
-                    }
-                    Some(Work::Unmatchable(rows)) => rows.drain(|row| on_unmatched(cx, &row)),
-                    None => Ok(()),
+        let states = super::parallel::for_each_parallel(&work, threads, make_cx, |cx, _, item| {
+            let cx = cx
+                .as_mut()
+                .map_err(|e| Error::new(e.message().to_string()))?;
+            let taken = item.lock().expect("not poisoned").take();
+            match taken {
+                Some(Work::Pair(b, p)) => {
+                    let (mut op, mut ou) = (&on_probe, &on_unmatched);
+                    let mut join = PartitionJoin {
+                        dir,
+                        mem: self.mem.sibling(),
+                        outer_build,
+                        build_key: &build_key,
+                        probe_key: &probe_key,
+                        on_probe: &mut op,
+                        on_unmatched: &mut ou,
+                        _types: PhantomData,
+                    };
+                    join.run(cx, 0, b, p)
                 }
-            },
-        )?;
+                Some(Work::Unmatchable(rows)) => rows.drain(|row| on_unmatched(cx, &row)),
+                None => Ok(()),
+            }
+        })?;
         states.into_iter().collect()
     }
 }
