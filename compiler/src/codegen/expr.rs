@@ -1038,7 +1038,15 @@ fn literal_patterns(operand: &Expr, list: &[Expr]) -> Option<Vec<TokenStream>> {
                 None
             }
         })
-        .collect()
+        .collect::<Option<Vec<TokenStream>>>()
+        .map(|patterns| {
+            // A repeated element adds nothing (and would be an unreachable pattern).
+            let mut seen = std::collections::BTreeSet::new();
+            patterns
+                .into_iter()
+                .filter(|p| seen.insert(p.to_string()))
+                .collect()
+        })
 }
 
 trait IntoTokens {

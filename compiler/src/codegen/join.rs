@@ -418,9 +418,10 @@ impl Gen<'_> {
         let name = format_ident!("probe_{}", n.0);
         let in_row = row_ident(*left);
         let d = self.node_doc(n);
+        let (b, row) = (super::param(&body, "b"), super::param(&body, "row"));
         Ok(quote! {
             #d
-            fn #name(st: &mut State, b: &Built, row: &#in_row) -> rt::Result<()> {
+            fn #name(st: &mut State, #b: &Built, #row: &#in_row) -> rt::Result<()> {
                 #body
                 Ok(())
             }
@@ -488,9 +489,10 @@ impl Gen<'_> {
         } else {
             quote!()
         };
+        let (b, row) = (super::param(&body, "b"), super::param(&body, "row"));
         Ok(quote! {
             #d
-            fn #name(st: &mut State, b: &Built, t: &rt::ops::join::JoinTable<#key, #r>, #marks: &mut rt::ops::join::MatchedRows, row: &#l) -> rt::Result<()> {
+            fn #name(st: &mut State, #b: &Built, t: &rt::ops::join::JoinTable<#key, #r>, #marks: &mut rt::ops::join::MatchedRows, #row: &#l) -> rt::Result<()> {
                 #body
                 Ok(())
             }

@@ -347,9 +347,11 @@ impl Gen<'_> {
             matches!(node.kind, NodeKind::Sink { table, .. }
             if !matches!(plan.job.table(table).connector.kind, ConnectorKind::Blackhole))
         });
-        let reads = plan.nodes.iter().any(|node| {
+        // (A scan whose columns no one reads calls no getter.)
+        let reads = plan.nodes.iter().enumerate().any(|(i, node)| {
             matches!(node.kind, NodeKind::Scan { table, .. }
             if matches!(plan.job.table(table).connector.kind, ConnectorKind::Filesystem { .. }))
+                && self.live[i].contains(&true)
         });
         let mut traits = Vec::new();
         if writes {
@@ -472,6 +474,25 @@ impl Gen<'_> {
         let [ctx, staging, b, thread, pipeline] =
             ["ctx", "staging", "b", "thread", "pipeline"].map(|p| param(&init, p));
         let (absorb_ctx, o) = (param(&absorb, "ctx"), param(&absorb, "o"));
+        // Threads' states are folded after a parallel scan and a partitioned
+        // join; a job of VALUES lists alone has neither.
+        let parallel = self
+            .plan
+            .nodes
+            .iter()
+            .any(|node| matches!(node.kind, NodeKind::Scan { .. } | NodeKind::Join { .. }));
+        let absorb_fn = if parallel {
+            quote! {
+                #[doc = " Folds the state of a finished thread into this one: partial"]
+                #[doc = " aggregates, sort buffers and build tables merge; its part files close."]
+                fn absorb(&mut self, #absorb_ctx: &rt::job::Context, #o: State) -> rt::Result<()> {
+                    #absorb
+                    Ok(())
+                }
+            }
+        } else {
+            quote!()
+        };
         Ok(quote! {
             #[doc = " Operator state written while the job runs: sinks, hash tables, buffers."]
             struct State { #(#fields),* }
@@ -482,12 +503,7 @@ impl Gen<'_> {
                     Ok(State { #(#inits),* })
                 }
 
-                #[doc = " Folds the state of a finished thread into this one: partial"]
-                #[doc = " aggregates, sort buffers and build tables merge; its part files close."]
-                fn absorb(&mut self, #absorb_ctx: &rt::job::Context, #o: State) -> rt::Result<()> {
-                    #(#absorbs)*
-                    Ok(())
-                }
+                #absorb_fn
             }
 
             #[doc = " Join hash tables whose build side is complete: probed, never written."]

@@ -68,12 +68,18 @@ impl Gen<'_> {
             .map(|n| {
                 let name = row_ident(n);
                 let cols: Vec<Ident> = self.live_cols(n).map(col_ident).collect();
+                // A row without live columns writes and reads nothing.
+                let (out, input) = if cols.is_empty() {
+                    (quote!(_), quote!(_))
+                } else {
+                    (quote!(out), quote!(input))
+                };
                 quote! {
                     impl rt::ops::spool::Spill for #name {
-                        fn write(&self, out: &mut Vec<u8>) {
+                        fn write(&self, #out: &mut Vec<u8>) {
                             #(self.#cols.write(out);)*
                         }
-                        fn read(input: &mut &[u8]) -> rt::Result<Self> {
+                        fn read(#input: &mut &[u8]) -> rt::Result<Self> {
                             Ok(#name { #(#cols: rt::ops::spool::Spill::read(input)?),* })
                         }
                         fn heap_bytes(&self) -> usize {

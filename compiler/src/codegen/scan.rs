@@ -51,6 +51,7 @@ impl Gen<'_> {
                         Ok(quote!(#c: #getter))
                     })
                     .collect::<GenResult<Vec<_>>>()?;
+                let rec = super::param(&quote!(#(#fields)*), "rec");
                 let (reader, opts, boundary) = match format {
                     Format::Csv => (
                         quote!(rt::source::csv::CsvReader),
@@ -84,7 +85,7 @@ impl Gen<'_> {
                         let mut reader = #reader::open(split, opts.clone(), info.clone())?;
                         let mut rows = 0u64;
                         let mut last = 0u64;
-                        while let Some(rec) = reader.next_record()? {
+                        while let Some(#rec) = reader.next_record()? {
                             let row = #out_row { #(#fields),* };
                             rows += 1;
                             if rows % 65536 == 0 {

@@ -8,3 +8,10 @@ pub mod temporal;
 pub use decimal::{Decimal, DecimalError, DecimalType};
 pub use string::Str;
 pub use temporal::{Date, FractionStyle, SessionZone, Time, Timestamp};
+
+/// A BIGINT count as an `i32` argument, saturating (a huge length still
+/// means "all", a huge negative one "none").
+#[inline]
+pub fn saturating_i32(v: i64) -> i32 {
+    v.clamp(i32::MIN.into(), i32::MAX.into()) as i32
+}

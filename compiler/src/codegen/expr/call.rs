@@ -676,7 +676,7 @@ fn int_kinds(args: &[Expr]) -> Vec<TypeKind> {
 /// still means "all").
 fn to_i32(v: &Ident, kind: TypeKind) -> TokenStream {
     match kind {
-        TypeKind::BigInt => quote!((#v.clamp(i32::MIN as i64, i32::MAX as i64) as i32)),
+        TypeKind::BigInt => quote!(rt::value::saturating_i32(#v)),
         _ => quote!(i32::from(#v)),
     }
 }
