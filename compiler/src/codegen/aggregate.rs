@@ -30,9 +30,18 @@ impl Gen<'_> {
         let mut acc_fields = Vec::new();
         let mut acc_inits = Vec::new();
         let mut acc_merges = Vec::new();
+        let states = shared_states(aggregates, input_schema);
         for (j, call) in aggregates.iter().enumerate() {
+            let (ty, init) = match states[j] {
+                AccState::Own => self.accumulator(call, input_schema)?,
+                AccState::SumAvg => (
+                    quote!(rt::ops::aggregate::SumAvgFloat),
+                    quote!(Default::default()),
+                ),
+                // Held by an earlier call's accumulator.
+                AccState::In(_) => continue,
+            };
             let x = format_ident!("x{}", j);
-            let (ty, init) = self.accumulator(call, input_schema)?;
             acc_fields.push(quote!(#x: #ty));
             acc_inits.push(quote!(#x: #init));
             acc_merges.push(quote!(self.#x.merge(o.#x);));
@@ -88,13 +97,28 @@ impl Gen<'_> {
                     _ => quote!(#col: key.#idx.clone()),
                 }
             });
+        let states = shared_states(aggregates, input_schema);
         let results = aggregates
             .iter()
             .enumerate()
             .filter(|&(j, _)| self.is_live(n, group.len() + j))
             .map(|(j, call)| {
                 let col = col_ident(group.len() + j);
-                let v = self.accumulator_result(j, call, input_schema)?;
+                let v = match states[j] {
+                    AccState::Own => self.accumulator_result(j, call, input_schema)?,
+                    AccState::SumAvg | AccState::In(_) => {
+                        let owner = match states[j] {
+                            AccState::In(k) => k,
+                            _ => j,
+                        };
+                        let x = format_ident!("x{}", owner);
+                        if call.function == AggregateFunction::Sum {
+                            quote!(acc.#x.sum())
+                        } else {
+                            quote!(acc.#x.avg())
+                        }
+                    }
+                };
                 Ok(quote!(#col: #v))
             })
             .collect::<GenResult<Vec<_>>>()?;
@@ -165,9 +189,11 @@ impl Gen<'_> {
             NodeKind::Aggregate { input, .. } => input,
             _ => unreachable!("matched above"),
         });
+        let states = shared_states(aggregates, input);
         let updates = aggregates
             .iter()
             .enumerate()
+            .filter(|&(j, _)| !matches!(states[j], AccState::In(_)))
             .map(|(j, call)| {
                 let x = format_ident!("x{}", j);
                 let arg = |k: usize| {
@@ -427,4 +453,48 @@ impl Gen<'_> {
             }
         })
     }
+}
+
+/// Where an aggregate call's state lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AccState {
+    /// In its own accumulator, of [`Gen::accumulator`]'s type.
+    Own,
+    /// In its own `SumAvgFloat`, shared with a later SUM or AVG of the same
+    /// argument.
+    SumAvg,
+    /// In the `SumAvgFloat` of call `k`.
+    In(usize),
+}
+
+/// SUM and AVG of the same DOUBLE argument (same FILTER, not DISTINCT) share
+/// one sum-and-count state: the group entry shrinks by 16 bytes, and each row
+/// adds once.
+fn shared_states(aggregates: &[AggregateCall], input: &[Field]) -> Vec<AccState> {
+    let shareable = |c: &AggregateCall| {
+        matches!(c.function, AggregateFunction::Sum | AggregateFunction::Avg)
+            && !c.distinct
+            && c.args.len() == 1
+            && matches!(input[c.args[0]].ty.kind, TypeKind::Double)
+    };
+    let mut states = vec![AccState::Own; aggregates.len()];
+    for (j, call) in aggregates.iter().enumerate() {
+        if !shareable(call) || states[j] != AccState::Own {
+            continue;
+        }
+        // The first partner of the other function; any further SUM or AVG
+        // of the same argument keeps its own state.
+        let partner = aggregates.iter().enumerate().skip(j + 1).find(|(k, c)| {
+            states[*k] == AccState::Own
+                && shareable(c)
+                && c.function != call.function
+                && c.args == call.args
+                && c.filter == call.filter
+        });
+        if let Some((k, _)) = partner {
+            states[j] = AccState::SumAvg;
+            states[k] = AccState::In(j);
+        }
+    }
+    states
 }

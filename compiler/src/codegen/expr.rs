@@ -944,7 +944,7 @@ fn literal(lit: &Literal, ty: &DataType) -> GenResult {
                 .and_then(|m| m.checked_add(i64::from(nanos / 1_000_000)))
                 .ok_or_else(bad)?;
             let sub = nanos % 1_000_000;
-            quote!(rt::value::Timestamp { millis: #millis, nanos: #sub })
+            quote!(rt::value::Timestamp::new(#millis, #sub))
         }
         (Literal::IntervalMillis(ms), TypeKind::IntervalDayTime) => quote!(#ms),
         (Literal::IntervalMonths(m), TypeKind::IntervalYearMonth) => quote!(#m),

@@ -105,9 +105,11 @@ fn lenient_date(y: i64, m: i64, d: i64) -> Option<i64> {
 
 fn timestamp(days: i64, nanos_of_day: i64) -> Option<Timestamp> {
     let days = i32::try_from(days).ok()?;
-    Some(Timestamp::from_date_nanos(Date(days), 0)).map(|t| Timestamp {
-        millis: t.millis + nanos_of_day.div_euclid(1_000_000),
-        nanos: nanos_of_day.rem_euclid(1_000_000) as u32,
+    Some(Timestamp::from_date_nanos(Date(days), 0)).map(|t| {
+        Timestamp::new(
+            t.millis + nanos_of_day.div_euclid(1_000_000),
+            nanos_of_day.rem_euclid(1_000_000) as u32,
+        )
     })
 }
 

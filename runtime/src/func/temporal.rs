@@ -51,7 +51,7 @@ pub fn flink_date(ts: Timestamp) -> Date {
 #[inline]
 pub fn extract(unit: Unit, ts: Timestamp) -> i64 {
     let ms = ts.millis;
-    let sub_milli = ts.nanos as i64;
+    let sub_milli = ts.nanos() as i64;
     match unit {
         Unit::Year
         | Unit::Quarter
@@ -216,10 +216,7 @@ pub fn ceil(ts: Timestamp, unit: Unit) -> Timestamp {
         Unit::Minute => add_millis(f, 60_000),
         Unit::Second => add_millis(f, 1000),
         Unit::Millisecond => add_millis(f, 1),
-        Unit::Microsecond => Timestamp {
-            millis: f.millis,
-            nanos: f.nanos + 1000,
-        },
+        Unit::Microsecond => Timestamp::new(f.millis, f.nanos() + 1000),
         Unit::Nanosecond => f,
     }
 }
@@ -243,10 +240,7 @@ pub fn add_months_date(d: Date, months: i32) -> Date {
 
 /// `ts + INTERVAL ... DAY TO SECOND` (an interval in milliseconds, as Flink).
 pub fn add_millis(ts: Timestamp, millis: i64) -> Timestamp {
-    Timestamp {
-        millis: ts.millis + millis,
-        nanos: ts.nanos,
-    }
+    Timestamp::new(ts.millis + millis, ts.nanos())
 }
 
 /// `date + INTERVAL ... DAY` (whole days; the time part of the interval is dropped).

@@ -100,13 +100,11 @@ impl Spill for Time {
 impl Spill for Timestamp {
     fn write(&self, out: &mut Vec<u8>) {
         self.millis.write(out);
-        self.nanos.write(out);
+        self.nanos().write(out);
     }
     fn read(input: &mut &[u8]) -> Result<Self> {
-        Ok(Timestamp {
-            millis: i64::read(input)?,
-            nanos: u32::read(input)?,
-        })
+        let millis = i64::read(input)?;
+        Ok(Timestamp::new(millis, u32::read(input)?))
     }
 }
 
@@ -435,10 +433,7 @@ mod tests {
             a: (i % 7 != 0).then_some(i),
             s: Some(Str::from("x".repeat((i % 40) as usize).as_str())),
             d: Some(Decimal(i as i128 * 1_000_000_007)),
-            t: (i % 3 == 0).then_some(Timestamp {
-                millis: i * 1000,
-                nanos: 17,
-            }),
+            t: (i % 3 == 0).then_some(Timestamp::new(i * 1000, 17)),
         }
     }
 

@@ -9,6 +9,8 @@
 //!   a TIMESTAMP_LTZ uses the same representation as an instant, rendered in the
 //!   session time zone ([`SessionZone`], UTC by default).
 
+use std::num::NonZeroU32;
+
 /// Days since 1970-01-01.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Date(pub i32);
@@ -19,12 +21,46 @@ pub struct Time(pub i32);
 
 /// A date-time without zone (TIMESTAMP) or an instant (TIMESTAMP_LTZ).
 /// Field order makes the derived ordering chronological.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Timestamp {
     /// Milliseconds since 1970-01-01 00:00:00.
     pub millis: i64,
+    /// Nanoseconds within the millisecond (`0..1_000_000`) plus one: never
+    /// zero, so an `Option<Timestamp>` is as small as a `Timestamp` (16
+    /// bytes, not 24) in rows and in MIN/MAX accumulators. Order-preserving.
+    sub_milli: NonZeroU32,
+}
+
+impl Timestamp {
+    /// `nanos` within the millisecond, `0..1_000_000`.
+    #[inline]
+    pub const fn new(millis: i64, nanos: u32) -> Timestamp {
+        Timestamp {
+            millis,
+            sub_milli: NonZeroU32::MIN.saturating_add(nanos),
+        }
+    }
+
     /// Nanoseconds within the millisecond, `0..1_000_000`.
-    pub nanos: u32,
+    #[inline]
+    pub const fn nanos(self) -> u32 {
+        self.sub_milli.get() - 1
+    }
+}
+
+impl Default for Timestamp {
+    fn default() -> Self {
+        Timestamp::new(0, 0)
+    }
+}
+
+impl std::fmt::Debug for Timestamp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Timestamp")
+            .field("millis", &self.millis)
+            .field("nanos", &self.nanos())
+            .finish()
+    }
 }
 
 pub const MILLIS_PER_DAY: i64 = 86_400_000;
@@ -70,18 +106,18 @@ impl SessionZone {
 
     /// The wall-clock TIMESTAMP of an instant in this zone.
     pub fn to_local(self, instant: Timestamp) -> Timestamp {
-        Timestamp {
-            millis: instant.millis + self.offset_seconds as i64 * 1000,
-            nanos: instant.nanos,
-        }
+        Timestamp::new(
+            instant.millis + self.offset_seconds as i64 * 1000,
+            instant.nanos(),
+        )
     }
 
     /// The instant of a wall-clock TIMESTAMP in this zone.
     pub fn to_instant(self, local: Timestamp) -> Timestamp {
-        Timestamp {
-            millis: local.millis - self.offset_seconds as i64 * 1000,
-            nanos: local.nanos,
-        }
+        Timestamp::new(
+            local.millis - self.offset_seconds as i64 * 1000,
+            local.nanos(),
+        )
     }
 }
 
@@ -293,16 +329,13 @@ pub enum FractionStyle {
 
 impl Timestamp {
     pub fn from_millis(millis: i64) -> Timestamp {
-        Timestamp { millis, nanos: 0 }
+        Timestamp::new(millis, 0)
     }
 
     /// From a date and nanoseconds of the day.
     pub fn from_date_nanos(date: Date, nano_of_day: i64) -> Timestamp {
         let millis = date.0 as i64 * MILLIS_PER_DAY + nano_of_day / 1_000_000;
-        Timestamp {
-            millis,
-            nanos: (nano_of_day % 1_000_000) as u32,
-        }
+        Timestamp::new(millis, (nano_of_day % 1_000_000) as u32)
     }
 
     pub fn date(self) -> Date {
@@ -311,7 +344,7 @@ impl Timestamp {
 
     /// Nanoseconds since midnight.
     pub fn nano_of_day(self) -> i64 {
-        self.millis.rem_euclid(MILLIS_PER_DAY) * 1_000_000 + self.nanos as i64
+        self.millis.rem_euclid(MILLIS_PER_DAY) * 1_000_000 + self.nanos() as i64
     }
 
     pub fn time(self) -> Time {
@@ -325,16 +358,10 @@ impl Timestamp {
         }
         if precision >= 3 {
             let unit = 10u32.pow(9 - precision as u32);
-            return Timestamp {
-                millis: self.millis,
-                nanos: self.nanos / unit * unit,
-            };
+            return Timestamp::new(self.millis, self.nanos() / unit * unit);
         }
         let unit = 10i64.pow(3 - precision as u32);
-        Timestamp {
-            millis: self.millis.div_euclid(unit) * unit,
-            nanos: 0,
-        }
+        Timestamp::new(self.millis.div_euclid(unit) * unit, 0)
     }
 
     /// Flink's SQL timestamp format: `yyyy-MM-dd HH:mm:ss[.f{0,9}]` (seconds required).
@@ -661,6 +688,19 @@ fn write_time_of_day(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn timestamp_niche_keeps_option_small_and_order() {
+        assert_eq!(std::mem::size_of::<Option<Timestamp>>(), 16);
+        let a = Timestamp::new(-1, 999_999);
+        let b = Timestamp::new(0, 0);
+        let c = Timestamp::new(0, 1);
+        assert!(a < b && b < c);
+        assert_eq!(
+            (a.nanos(), b.nanos(), Timestamp::default()),
+            (999_999, 0, b)
+        );
+    }
 
     fn s(f: impl FnOnce(&mut Vec<u8>)) -> String {
         let mut out = Vec::new();
