@@ -108,6 +108,11 @@ pub struct CsvFormat {
     byte_class: [u8; 256],
     /// Reused buffer for values rendered before quoting (no per-field allocation).
     scratch: Vec<u8>,
+    /// Digits, `-`, `:` and `.` are plain text here (none forces quotes or
+    /// is doubled): the quoting of a DATE or TIMESTAMP of years 0000-9999,
+    /// whose text is made of those and one space, follows from the space
+    /// alone.
+    plain_temporal: bool,
 }
 
 impl Default for CsvFormat {
@@ -115,6 +120,12 @@ impl Default for CsvFormat {
         CsvFormat::new(b',', Some(b'"'), None, None)
     }
 }
+
+/// Days and milliseconds since the epoch of the years 0000-9999, whose
+/// text has four year digits and no sign.
+const YEARS_0000_9999_DAYS: std::ops::Range<i32> = -719_528..2_932_897;
+const YEARS_0000_9999_MILLIS: std::ops::Range<i64> =
+    YEARS_0000_9999_DAYS.start as i64 * 86_400_000..YEARS_0000_9999_DAYS.end as i64 * 86_400_000;
 
 /// Jackson quotes every string longer than this many UTF-16 units without looking.
 const MAX_QUOTE_CHECK: usize = 24;
@@ -147,6 +158,9 @@ impl CsvFormat {
                 *class |= DOUBLED;
             }
         }
+        let plain_temporal = b"0123456789-:."
+            .iter()
+            .all(|&c| byte_class[c as usize] == 0);
         CsvFormat {
             field_delimiter,
             quote,
@@ -155,6 +169,7 @@ impl CsvFormat {
             col: 0,
             byte_class,
             scratch: Vec::new(),
+            plain_temporal,
         }
     }
 
@@ -206,12 +221,91 @@ impl CsvFormat {
     }
 }
 
+impl CsvFormat {
+    /// A TIMESTAMP, quoted when Jackson's rule says so (with the default
+    /// options always: the space before the time forces quotes).
+    #[inline(never)]
+    fn write_timestamp(&mut self, out: &mut Vec<u8>, ts: Timestamp) {
+        let space = self.byte_class[b' ' as usize];
+        let render = |o: &mut Vec<u8>| ts.write(o, b' ', FractionStyle::Trimmed);
+        if self.plain_temporal
+            && YEARS_0000_9999_MILLIS.contains(&ts.millis)
+            && space & (UNSAFE | DOUBLED) == UNSAFE
+        {
+            // The space forces quotes and nothing inside is doubled.
+            if let Some(q) = self.quote {
+                out.push(q);
+                render(out);
+                out.push(q);
+                return;
+            }
+        }
+        self.write_rendered(out, space & UNSAFE != 0, render);
+    }
+
+    /// A DATE: `yyyy-MM-dd` needs no quotes when its chars are plain.
+    #[inline]
+    fn write_date(&mut self, out: &mut Vec<u8>, d: Date) {
+        if self.plain_temporal && YEARS_0000_9999_DAYS.contains(&d.0) {
+            d.write(out);
+        } else {
+            self.write_rendered(out, false, |o| d.write(o));
+        }
+    }
+
+    /// A value rendered by `render` straight into `out`, then quoted as
+    /// [`CsvFormat::write_text`] would quote its text: the same decision on
+    /// the same bytes, without a copy through a scratch buffer in the common
+    /// cases. `quoted_guess` opens the quote before rendering (removed again
+    /// when the text needs none).
+    #[inline]
+    fn write_rendered(
+        &mut self,
+        out: &mut Vec<u8>,
+        quoted_guess: bool,
+        render: impl FnOnce(&mut Vec<u8>),
+    ) {
+        let q = self.quote.unwrap_or(b'"');
+        let start = out.len();
+        let text = start + usize::from(quoted_guess);
+        if quoted_guess {
+            out.push(q);
+        }
+        render(out);
+        let s = &out[text..];
+        let classes = s
+            .iter()
+            .fold(0u8, |acc, &c| acc | self.byte_class[c as usize]);
+        let quote = self.needs_quotes(s, classes);
+        if classes & DOUBLED != 0 && quote {
+            // Quote or escape chars inside: doubled by write_text.
+            let mut buf = std::mem::take(&mut self.scratch);
+            buf.clear();
+            buf.extend_from_slice(&out[text..]);
+            out.truncate(start);
+            self.write_text(out, &buf);
+            self.scratch = buf;
+        } else if quote {
+            if !quoted_guess {
+                out.insert(start, q);
+            }
+            out.push(q);
+        } else if quoted_guess {
+            out.remove(start);
+        }
+    }
+}
+
 impl RowFormat for CsvFormat {
     #[inline]
     fn begin_row(&mut self, _out: &mut Vec<u8>) {
         self.col = 0;
     }
 
+    /// Inlined into each generated call, where `as_field` of the column's
+    /// Rust type leaves one arm of the match (and a NULL arm): a typed write
+    /// per column, without a dispatch on the value's kind per field.
+    #[inline(always)]
     fn field<V: SinkValue + ?Sized>(&mut self, out: &mut Vec<u8>, v: &V) {
         if self.col > 0 {
             out.push(self.field_delimiter);
@@ -233,13 +327,9 @@ impl RowFormat for CsvFormat {
             Field::Decimal(d, t) => t.write_stripped(d, out),
             Field::Str(s) => self.write_text(out, s.as_bytes()),
             // Temporal values and bytes are strings to Jackson: same quoting rules.
-            other => {
-                let mut buf = std::mem::take(&mut self.scratch);
-                buf.clear();
-                write_text_value(&mut buf, other, b' ');
-                self.write_text(out, &buf);
-                self.scratch = buf;
-            }
+            Field::Timestamp(ts) => self.write_timestamp(out, ts),
+            Field::Date(d) => self.write_date(out, d),
+            other => self.write_rendered(out, false, |o| write_text_value(o, other, b' ')),
         }
     }
 
@@ -505,6 +595,64 @@ mod tests {
         assert_eq!(csv(&mut f, "2024"), "'2024'");
         let mut f = CsvFormat::new(b'|', None, None, None);
         assert_eq!(csv(&mut f, "a\nb \""), "a\nb \"");
+    }
+
+    /// Temporal values rendered in place are quoted exactly as their text
+    /// would be: every option combination, including quote and escape
+    /// chars that occur in the text (doubled) and separators that force or
+    /// drop quotes.
+    #[test]
+    fn temporal_fields_quote_as_their_text() {
+        let values = [
+            Field::Timestamp(Timestamp::new(1_704_441_689_363, 0)),
+            Field::Timestamp(Timestamp::new(1_704_441_600_000, 0)),
+            Field::Timestamp(Timestamp::new(1_704_441_689_363, 123_456)),
+            Field::Timestamp(Timestamp::new(-62_135_596_800_001, 0)),
+            Field::TimestampLtz(Timestamp::new(1_704_441_689_000, 0)),
+            Field::Date(Date(19_727)),
+            Field::Date(Date(-800_000)),
+            Field::Date(Date(YEARS_0000_9999_DAYS.start)),
+            Field::Date(Date(YEARS_0000_9999_DAYS.start - 1)),
+            Field::Date(Date(YEARS_0000_9999_DAYS.end - 1)),
+            Field::Date(Date(YEARS_0000_9999_DAYS.end)),
+            Field::Timestamp(Timestamp::new(YEARS_0000_9999_MILLIS.start, 0)),
+            Field::Timestamp(Timestamp::new(YEARS_0000_9999_MILLIS.start - 1, 0)),
+            Field::Timestamp(Timestamp::new(YEARS_0000_9999_MILLIS.end - 1, 999_999)),
+            Field::Timestamp(Timestamp::new(YEARS_0000_9999_MILLIS.end, 0)),
+            Field::Time(Time(29_000)),
+            Field::Bytes(b"\xff\x00 ab"),
+        ];
+        let formats = [
+            CsvFormat::default(),
+            CsvFormat::new(b';', Some(b'\''), Some(b'\\'), None),
+            CsvFormat::new(b'|', None, None, None),
+            CsvFormat::new(b' ', Some(b'"'), None, None),
+            CsvFormat::new(b',', Some(b'0'), None, None),
+            CsvFormat::new(b',', Some(b'"'), Some(b'-'), None),
+            CsvFormat::new(b'\t', Some(b':'), Some(b'2'), None),
+            // A space that forces no quotes (only the length rule does),
+            // and one that is the escape char (doubled).
+            CsvFormat::new(1, None, None, None),
+            CsvFormat::new(b'\t', Some(2), None, None),
+            CsvFormat::new(b',', Some(b'"'), Some(b' '), None),
+        ];
+        for mut f in formats {
+            for v in values {
+                let mut text = Vec::new();
+                write_text_value(&mut text, v, b' ');
+                let mut want = b"x,".to_vec();
+                f.write_text(&mut want, &text);
+                let mut got = b"x,".to_vec();
+                f.begin_row(&mut got);
+                f.field(&mut got, &v);
+                assert_eq!(
+                    String::from_utf8_lossy(&got),
+                    String::from_utf8_lossy(&want),
+                    "{v:?} with {:?}",
+                    (f.field_delimiter, f.quote, f.escape)
+                );
+            }
+        }
     }
 
     #[test]
