@@ -17,8 +17,12 @@ impl Gen<'_> {
         projections: &[Expr],
         filter: Option<&Expr>,
     ) -> GenResult<TokenStream> {
+        let input = self.plan.node(n).kind.inputs()[0];
+        let in_fields: Vec<_> = (0..self.plan.node(input).schema.len())
+            .map(|i| self.field_of(input, i))
+            .collect();
         let column = |i: usize| {
-            let c = col_ident(i);
+            let c = &in_fields[i];
             quote!(row.#c)
         };
         let check = match filter {
@@ -28,6 +32,10 @@ impl Gen<'_> {
             }
             None => quote!(),
         };
+        if self.passes_through(n) {
+            let emit = self.emit_ref(n, quote!(row));
+            return Ok(quote!(#check #emit));
+        }
         let out_row = row_ident(n);
         let live = self.live[n.index()].clone();
         let fields = projections

@@ -19,6 +19,7 @@ pub(crate) mod expr;
 mod join;
 mod live;
 mod over;
+mod passthrough;
 mod project;
 mod rows;
 mod run;
@@ -106,6 +107,8 @@ struct Gen<'a> {
     /// `live[n][c]`: some consumer reads column `c` of node `n` (`live.rs`);
     /// row structs hold only live columns.
     live: Vec<Vec<bool>>,
+    /// Calcs whose rows are their input's (`passthrough.rs`).
+    pass_through: passthrough::PassThrough,
 }
 
 fn lit_str(s: &str) -> Literal {
@@ -252,9 +255,11 @@ pub(crate) fn generate_tokens(
         }
     }
     let live = live::live_columns(plan, &consumers);
+    let pass_through = passthrough::pass_through_calcs(plan, &consumers);
     let mut gen = Gen {
         plan,
         live,
+        pass_through,
         current: NodeId(0),
         descriptions: crate::plan::explain::descriptions(plan, file),
         consumers,
@@ -399,6 +404,15 @@ impl Gen<'_> {
         quote!(#(#calls)*)
     }
 
+    /// [`Gen::emit`] of a row already borrowed (`row`).
+    fn emit_ref(&self, n: NodeId, row: TokenStream) -> TokenStream {
+        let calls = self.consumers[n.index()].iter().map(|&(c, k)| {
+            let f = push_ident(c, k);
+            quote!(#f(st, b, #row)?;)
+        });
+        quote!(#(#calls)*)
+    }
+
     /// `push_N_K`: one row into input `K` of node `N`, computed by the
     /// node's operator (its `<op>_push`).
     fn push_fn(&mut self, n: NodeId, k: usize) -> GenResult<TokenStream> {
@@ -406,7 +420,7 @@ impl Gen<'_> {
         let plan = self.plan;
         let node = plan.node(n);
         let input = node.kind.inputs()[k];
-        let in_row = row_ident(input);
+        let in_row = self.row_of(input);
         let name = push_ident(n, k);
         let d = self.node_doc(n);
         let body = match &node.kind {

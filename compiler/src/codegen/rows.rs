@@ -16,10 +16,10 @@ impl Gen<'_> {
     pub(super) fn row_structs(&self) -> GenResult<Vec<TokenStream>> {
         let mut out = Vec::new();
         for (i, node) in self.plan.nodes.iter().enumerate() {
-            if matches!(node.kind, NodeKind::Sink { .. }) {
+            let n = NodeId(i as u32);
+            if matches!(node.kind, NodeKind::Sink { .. }) || self.passes_through(n) {
                 continue;
             }
-            let n = NodeId(i as u32);
             let name = row_ident(n);
             let fields = node
                 .schema

@@ -4,7 +4,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{col_ident, decimal_type, lit_str, sink_enforce, Gen, GenResult, StateParts};
+use super::{decimal_type, lit_str, sink_enforce, Gen, GenResult, StateParts};
 use crate::ir::{ConnectorKind, Field, Format, TableId};
 use crate::plan::NodeId;
 use crate::types::TypeKind;
@@ -75,15 +75,16 @@ impl Gen<'_> {
         let w = format_ident!("w{}", n.0);
         let enforcers = sink_enforce::Enforcers::from_settings(&self.plan.job.settings);
         let columns: Vec<&crate::ir::Column> = t.physical_columns().map(|(_, c)| c).collect();
+        let input = self.plan.node(n).kind.inputs()[0];
         let not_null = enforcers.not_null(&t.name, &columns, schema, |i| {
-            let c = col_ident(i);
+            let c = self.field_of(input, i);
             quote!(row.#c)
         });
         let fields = schema
             .iter()
             .enumerate()
             .map(|(i, f)| {
-                let c = col_ident(i);
+                let c = self.field_of(input, i);
                 if let Some(value) = columns
                     .get(i)
                     .and_then(|column| enforcers.trim_pad(&quote!(row.#c), column))
