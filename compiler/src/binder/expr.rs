@@ -1205,31 +1205,10 @@ impl Binder<'_> {
             }
             _ => (false, &[][..]),
         };
-        let mut args = Vec::new();
-        for arg in raw_args {
-            match arg {
-                FunctionArg::Unnamed(FunctionArgExpr::Wildcard)
-                    if raw_args.len() == 1 && name.eq_ignore_ascii_case("COUNT") => {}
-                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => {
-                    if contains_aggregate(e) {
-                        // At the outer call, as Flink reports it.
-                        return Err(Diagnostic::error(
-                            self.through_closing_paren(span),
-                            "aggregate function calls cannot be nested",
-                        )
-                        .with_related(self.span(e.span(), span), "the inner aggregate call"));
-                    }
-                    let mut plain = ExprCx::plain(&input, "an aggregate argument");
-                    args.push(self.bind_expr(e, &mut plain, span)?);
-                }
-                _ => {
-                    return Err(Diagnostic::error(
-                        span,
-                        format!("invalid argument for {name}"),
-                    ))
-                }
-            }
-        }
+        // Their subqueries join the aggregate's input (pre_aggregate.rs).
+        let opened = self.begin_aggregate_arguments();
+        let bound = self.bind_aggregate_arguments(function, &name, raw_args, &input, span);
+        let (args, filter) = self.end_aggregate_arguments(opened, bound)?;
         let types: Vec<DataType> = args.iter().map(|a| a.ty).collect();
         let has_group_by = cx.grouping.as_deref().is_some_and(|g| g.has_group_by);
         let sig = match functions::resolve_aggregate_in(&name, distinct, &types, has_group_by) {
@@ -1241,13 +1220,6 @@ impl Binder<'_> {
                     format!("{name} is not an aggregate function"),
                 ))
             }
-        };
-        let filter = match &function.filter {
-            Some(f) => {
-                let mut plain = ExprCx::plain(&input, "FILTER");
-                Some(self.bind_condition(f, &mut plain, span)?)
-            }
-            None => None,
         };
         let grouping = cx.grouping.as_deref_mut().expect("grouped mode");
         let arg_positions = args
@@ -1291,6 +1263,50 @@ impl Binder<'_> {
             ty: sig.result,
             span,
         })
+    }
+
+    /// An aggregate call's arguments and FILTER, over its input scope.
+    fn bind_aggregate_arguments(
+        &mut self,
+        function: &sql::Function,
+        name: &str,
+        raw_args: &[FunctionArg],
+        input: &Scope,
+        span: Span,
+    ) -> BResult<(Vec<Expr>, Option<Expr>)> {
+        let mut args = Vec::new();
+        for arg in raw_args {
+            match arg {
+                FunctionArg::Unnamed(FunctionArgExpr::Wildcard)
+                    if raw_args.len() == 1 && name.eq_ignore_ascii_case("COUNT") => {}
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => {
+                    if contains_aggregate(e) {
+                        // At the outer call, as Flink reports it.
+                        return Err(Diagnostic::error(
+                            self.through_closing_paren(span),
+                            "aggregate function calls cannot be nested",
+                        )
+                        .with_related(self.span(e.span(), span), "the inner aggregate call"));
+                    }
+                    let mut plain = ExprCx::plain(input, "an aggregate argument");
+                    args.push(self.bind_expr(e, &mut plain, span)?);
+                }
+                _ => {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("invalid argument for {name}"),
+                    ))
+                }
+            }
+        }
+        let filter = match &function.filter {
+            Some(f) => {
+                let mut plain = ExprCx::plain(input, "FILTER");
+                Some(self.bind_condition(f, &mut plain, span)?)
+            }
+            None => None,
+        };
+        Ok((args, filter))
     }
 }
 

@@ -467,7 +467,8 @@ impl Binder<'_> {
             });
 
         let rel = if grouped {
-            self.bind_grouped_select(
+            self.open_pre_aggregate();
+            let rel = self.bind_grouped_select(
                 select,
                 group_exprs,
                 sets,
@@ -477,7 +478,9 @@ impl Binder<'_> {
                 distinct,
                 span,
                 correlated,
-            )?
+            );
+            self.end_pre_aggregate();
+            rel?
         } else {
             let mut exprs = Vec::new();
             let mut names = Vec::new();
@@ -660,19 +663,6 @@ impl Binder<'_> {
             }
             None => None,
         };
-        if ok {
-            if let Some(e) = grouping
-                .args
-                .iter()
-                .find(|e| super::subquery::has_placeholder(e))
-            {
-                self.error(Diagnostic::unsupported(
-                    e.span,
-                    "a subquery inside an aggregate function's argument",
-                ));
-                ok = false;
-            }
-        }
         if !ok {
             self.drop_subquery_frame();
             return None;
@@ -711,6 +701,8 @@ impl Binder<'_> {
         }));
         let mut pre_names = key_names.clone();
         pre_names.extend((0..grouping.args.len()).map(|i| format!("$arg{i}")));
+        // Subqueries in aggregate arguments join the input (pre_aggregate.rs).
+        let input = self.close_pre_aggregate(input, &mut pre_exprs);
         let pre = project(input, pre_exprs, pre_names, span);
         let key_count = grouping.keys.len();
         let mut schema: Vec<Field> = pre.schema[..key_count].to_vec();

@@ -52,6 +52,7 @@ mod grouped;
 mod mark;
 mod nested;
 mod not_in;
+mod pre_aggregate;
 
 /// Column numbers at and above this refer to the enclosing query's scope
 /// (`OUTER + i` is its column `i`), while a correlated WHERE binds.
@@ -88,6 +89,10 @@ pub(crate) struct SubqueryState {
     generator: Option<generator::Generator>,
     next_generator: usize,
     next_value: usize,
+    /// Per grouped SELECT being bound: the joins of subqueries in its
+    /// aggregate calls' arguments, for the aggregate's input
+    /// (`pre_aggregate.rs`).
+    pre_aggregate: Vec<Vec<Pending>>,
 }
 
 /// A subquery's joins (a scalar subquery has one, a mark subquery up to
@@ -456,8 +461,14 @@ impl Binder<'_> {
 
     /// Closes a frame: joins its scalar subqueries to `input` and replaces
     /// their placeholders in `exprs` by their values.
-    pub(crate) fn close_subquery_frame(&mut self, mut input: Rel, exprs: &mut [Expr]) -> Rel {
+    pub(crate) fn close_subquery_frame(&mut self, input: Rel, exprs: &mut [Expr]) -> Rel {
         let pending = self.pop_frame().flatten().unwrap_or_default();
+        Self::apply_pending(pending, input, exprs)
+    }
+
+    /// Joins pending subqueries to `input` and replaces their placeholders
+    /// in `exprs` by their values.
+    fn apply_pending(pending: Vec<Pending>, mut input: Rel, exprs: &mut [Expr]) -> Rel {
         let mut values: Vec<(usize, Expr)> = Vec::new();
         // The clause's own input, before the joins below append columns.
         let clause_input = input.clone();
