@@ -44,6 +44,10 @@ pub(crate) struct Grouping {
     /// Positions in `aggregates` of GROUPING() / GROUPING_ID() calls (see
     /// `grouping.rs`): no aggregate computes them.
     pub grouping_calls: Vec<usize>,
+    /// GROUP BY keys that are scalar subqueries, as written (spans do not
+    /// count in comparisons), with their key positions: the same subquery
+    /// in SELECT or HAVING is that key.
+    pub subquery_keys: Vec<(sql::Expr, usize)>,
 }
 
 impl Grouping {
@@ -203,6 +207,15 @@ impl Binder<'_> {
     ) -> BResult<Expr> {
         let span = self.expr_span(expr, fallback);
         if let sql::Expr::Subquery(query) = expr {
+            if let Some(g) = cx.grouping.as_deref() {
+                if let Some(&(_, k)) = g.subquery_keys.iter().find(|(e, _)| e == expr) {
+                    return Ok(Expr {
+                        kind: ExprKind::Column(k),
+                        ty: g.keys[k].ty,
+                        span,
+                    });
+                }
+            }
             return self.scalar_subquery(query, cx, span);
         }
         if cx.grouping.is_some() {

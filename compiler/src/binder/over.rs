@@ -551,7 +551,13 @@ impl Binder<'_> {
         let unit = match frame.units {
             WindowFrameUnits::Rows => FrameUnit::Rows,
             WindowFrameUnits::Range => FrameUnit::Range,
-            WindowFrameUnits::Groups => return Err(Diagnostic::unsupported(span, "GROUPS frames")),
+            // Flink 2.3's parser does not know GROUPS (observed).
+            WindowFrameUnits::Groups => {
+                return Err(
+                    Diagnostic::error(span, "SQL parse failed. Encountered \"GROUPS\"")
+                        .with_note("this is Flink's message: Flink 2.3 has no GROUPS frames"),
+                )
+            }
         };
         let has_offset = |b: &WindowFrameBound| {
             matches!(
@@ -773,10 +779,13 @@ impl Binder<'_> {
                     ExprKind::Literal(Literal::IntervalMillis(_)) => {
                         Err(Diagnostic::unsupported(ospan, "a negative RANGE offset"))
                     }
-                    _ => Err(Diagnostic::unsupported(
+                    // Flink 2.3 plans the window, then its physical rule
+                    // refuses it (observed).
+                    _ => Err(Diagnostic::error(
                         ospan,
-                        "a YEAR/MONTH interval as a RANGE offset",
-                    )),
+                        "INTERVAL_YEAR_MONTH type is not allowed for window boundary",
+                    )
+                    .with_note("this is Flink's message")),
                 }
             }
             (k, sql::Expr::Interval(_)) if k.is_numeric() => Err(mismatch()),

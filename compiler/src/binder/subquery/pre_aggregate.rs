@@ -1,6 +1,7 @@
 //! Subqueries inside an aggregate call's arguments or FILTER clause
 //! (`SUM(CASE WHEN x IN (SELECT ...) THEN 1 END)`, `SUM((SELECT ...))`,
-//! `COUNT(*) FILTER (WHERE k IN (SELECT ...))`): the arguments are computed
+//! `COUNT(*) FILTER (WHERE k IN (SELECT ...))`) and in GROUP BY keys
+//! (`GROUP BY (SELECT MAX(x) FROM b WHERE b.k = a.k)`): these are computed
 //! per input row, before aggregating, so their subqueries join the
 //! aggregate's input (after WHERE), not its rows as those of the SELECT
 //! list and HAVING do. As Calcite's SubQueryRemoveRule does for Flink, the
@@ -27,15 +28,24 @@ impl Binder<'_> {
     /// their own when the clause takes subqueries (else a scalar subquery
     /// there is refused like one in its clause). Returns whether it opened.
     pub(crate) fn begin_aggregate_arguments(&mut self) -> bool {
-        let takes = matches!(self.subq.frames.last(), Some(Some(_)))
-            && !self.subq.pre_aggregate.is_empty();
+        let takes =
+            matches!(self.subq.frames.last(), Some(Some(_))) && !self.subq.pre_aggregate.is_empty();
         if takes {
             self.open_subquery_frame();
         }
         takes
     }
 
-    /// Ends an aggregate call's arguments: on success its subqueries' joins
+    /// Starts binding a GROUP BY key: its subqueries, too, join the input.
+    pub(crate) fn begin_group_key(&mut self) -> bool {
+        let takes = !self.subq.pre_aggregate.is_empty();
+        if takes {
+            self.open_subquery_frame();
+        }
+        takes
+    }
+
+    /// Ends an aggregate call's arguments (or a GROUP BY key): on success its subqueries' joins
     /// wait for the aggregate's input (`close_pre_aggregate`).
     pub(crate) fn end_aggregate_arguments<T>(
         &mut self,
