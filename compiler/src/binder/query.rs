@@ -430,20 +430,12 @@ impl Binder<'_> {
         // WHERE (subqueries become joins; see subquery.rs)
         let mut correlated = Vec::new();
         if let Some(selection) = &select.selection {
-            let aggregates = select.having.is_some()
-                || !matches!(&select.group_by, GroupByExpr::Expressions(e, _) if e.is_empty())
-                || select.projection.iter().any(|item| match item {
-                    SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
-                        contains_aggregate(e)
-                    }
-                    _ => false,
-                });
             let (rel, corr) = self.bind_where(
                 selection,
                 input,
                 &scope,
                 correlation.as_ref(),
-                aggregates,
+                aggregates(select),
                 span,
             )?;
             input = rel;
@@ -1857,4 +1849,17 @@ fn strip_parens(e: &sql::Expr) -> &sql::Expr {
         sql::Expr::Nested(inner) => strip_parens(inner),
         _ => e,
     }
+}
+
+/// Whether a SELECT aggregates (GROUP BY, HAVING or an aggregate call in its
+/// list), known before its WHERE binds.
+fn aggregates(select: &sql::Select) -> bool {
+    select.having.is_some()
+        || !matches!(&select.group_by, GroupByExpr::Expressions(e, _) if e.is_empty())
+        || select.projection.iter().any(|item| match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                contains_aggregate(e)
+            }
+            _ => false,
+        })
 }
