@@ -30,6 +30,8 @@ use crate::typing;
 
 type BResult<T> = Result<T, Diagnostic>;
 
+mod variance;
+
 /// Window call `k` of a SELECT list is `Column(PLACEHOLDER + k)` until the
 /// OVER nodes exist.
 const PLACEHOLDER: usize = usize::MAX / 2;
@@ -176,6 +178,9 @@ impl Binder<'_> {
         span: Span,
     ) -> BResult<Expr> {
         let span = self.through_closing_paren(span);
+        if let Some(expanded) = self.variance_window(function, cx, span) {
+            return expanded;
+        }
         let Some(mut collector) = self.over.take() else {
             return Err(match cx.clause {
                 "WHERE" | "GROUP BY" => Diagnostic::error(
