@@ -91,8 +91,8 @@ pub(crate) struct SubqueryState {
     next_generator: usize,
     next_value: usize,
     /// Per grouped SELECT being bound: the joins of subqueries in its
-    /// aggregate calls' arguments, for the aggregate's input
-    /// (`pre_aggregate.rs`).
+    /// GROUP BY keys and aggregate calls' arguments, for the aggregate's
+    /// input (`pre_aggregate.rs`).
     pre_aggregate: Vec<Vec<Pending>>,
 }
 
