@@ -558,10 +558,11 @@ impl Binder<'_> {
             WindowFrameUnits::Range => FrameUnit::Range,
             // Flink 2.3's parser does not know GROUPS (observed).
             WindowFrameUnits::Groups => {
-                return Err(
-                    Diagnostic::error(span, "SQL parse failed. Encountered \"GROUPS\"")
-                        .with_note("this is Flink's message: Flink 2.3 has no GROUPS frames"),
+                return Err(Diagnostic::error(
+                    self.keyword_after(span, "GROUPS"),
+                    "SQL parse failed. Encountered \"GROUPS\"",
                 )
+                .with_note("this is Flink's message: Flink 2.3 has no GROUPS frames"))
             }
         };
         let has_offset = |b: &WindowFrameBound| {
@@ -679,6 +680,21 @@ impl Binder<'_> {
             end: end_bound,
             scale,
         })
+    }
+
+    /// The span of the first `word` (an upper-case keyword, written in any
+    /// case) from `span` on within its statement (a window's frame follows
+    /// its call), or `span` itself.
+    fn keyword_after(&self, span: Span, word: &str) -> Span {
+        let rest = self.file.text.get(span.start..).unwrap_or("");
+        let statement = &rest[..rest.find(';').unwrap_or(rest.len())];
+        match statement.to_ascii_uppercase().find(word) {
+            Some(at) => Span {
+                start: span.start + at,
+                end: span.start + at + word.len(),
+            },
+            None => span,
+        }
     }
 
     fn frame_bound(
