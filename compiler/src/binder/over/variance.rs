@@ -44,8 +44,8 @@ fn variance_kind(name: &str) -> Option<(&'static str, bool, bool)> {
 
 impl Binder<'_> {
     /// Binds a STDDEV / VAR window call as its expansion; `None` when
-    /// `function` is not one (or has DISTINCT, FILTER, IGNORE NULLS or not
-    /// one plain argument: the normal path refuses those).
+    /// `function` is not one, or has not one plain argument (the normal
+    /// path refuses those).
     pub(super) fn variance_window(
         &mut self,
         function: &sql::Function,
@@ -63,11 +63,39 @@ impl Binder<'_> {
         let [FunctionArg::Unnamed(FunctionArgExpr::Expr(x))] = list.args.as_slice() else {
             return None;
         };
-        if list.duplicate_treatment.is_some()
-            || !list.clauses.is_empty()
-            || function.filter.is_some()
-            || function.null_treatment.is_some()
-        {
+        // Refused as for the other aggregate functions over windows, in
+        // Flink's words (`bind_window_call`).
+        let upper = name.to_ascii_uppercase();
+        if matches!(
+            list.duplicate_treatment,
+            Some(sql::DuplicateTreatment::Distinct)
+        ) {
+            // Flink's planner fails on it ("Error while applying rule
+            // BatchPhysicalOverAggregateRule", observed).
+            return Some(Err(Diagnostic::error(
+                span,
+                format!(
+                    "{upper}(DISTINCT ...) over a window is not supported by Flink's batch planner"
+                ),
+            )));
+        }
+        if function.filter.is_some() {
+            return Some(Err(Diagnostic::error(
+                span,
+                "OVER must be applied to aggregate function",
+            )
+            .with_note(
+                "this is Flink's message: it takes no FILTER on a window call",
+            )));
+        }
+        if function.null_treatment.is_some() {
+            return Some(Err(Diagnostic::error(
+                span,
+                format!("Cannot specify IGNORE NULLS or RESPECT NULLS following '{upper}'"),
+            )
+            .with_note("this is Flink's message")));
+        }
+        if list.duplicate_treatment.is_some() || !list.clauses.is_empty() {
             return None;
         }
         Some(self.bind_variance(function, x, canonical, sqrt, sample, cx, span))
