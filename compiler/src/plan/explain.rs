@@ -325,9 +325,8 @@ impl<'a> Ctx<'a> {
             if let Some((apart, shared)) = self.costs[id.index()] {
                 let _ = write!(
                     line,
-                    "; apart by cost (est. {} for the plan, {} shared)",
-                    cost_text(apart),
-                    cost_text(shared)
+                    "; apart by cost (sharing adds est. {})",
+                    cost_text(shared - apart)
                 );
             }
         }
