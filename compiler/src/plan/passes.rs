@@ -11,6 +11,7 @@ use super::Plan;
 mod aggregate_join_transpose;
 mod constant_folding;
 mod identity_calc;
+mod merge_aggregates;
 mod merge_calcs;
 mod predicate_pushdown;
 mod projection_into_aggregate;
@@ -47,6 +48,10 @@ pub(crate) const PASSES: &[Pass] = &[
     Pass {
         name: "projection_into_aggregate",
         run: projection_into_aggregate::run,
+    },
+    Pass {
+        name: "merge_aggregates",
+        run: merge_aggregates::run,
     },
     Pass {
         name: "aggregate_join_transpose",
