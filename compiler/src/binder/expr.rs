@@ -44,6 +44,10 @@ pub(crate) struct Grouping {
     /// Positions in `aggregates` of GROUPING() / GROUPING_ID() calls (see
     /// `grouping.rs`): no aggregate computes them.
     pub grouping_calls: Vec<usize>,
+    /// GROUP BY keys that are scalar subqueries, as written (spans do not
+    /// count in comparisons), with their key positions: the same subquery
+    /// in SELECT or HAVING is that key.
+    pub subquery_keys: Vec<(sql::Expr, usize)>,
 }
 
 impl Grouping {
@@ -203,6 +207,15 @@ impl Binder<'_> {
     ) -> BResult<Expr> {
         let span = self.expr_span(expr, fallback);
         if let sql::Expr::Subquery(query) = expr {
+            if let Some(g) = cx.grouping.as_deref() {
+                if let Some(&(_, k)) = g.subquery_keys.iter().find(|(e, _)| e == expr) {
+                    return Ok(Expr {
+                        kind: ExprKind::Column(k),
+                        ty: g.keys[k].ty,
+                        span,
+                    });
+                }
+            }
             return self.scalar_subquery(query, cx, span);
         }
         if cx.grouping.is_some() {
@@ -1205,31 +1218,10 @@ impl Binder<'_> {
             }
             _ => (false, &[][..]),
         };
-        let mut args = Vec::new();
-        for arg in raw_args {
-            match arg {
-                FunctionArg::Unnamed(FunctionArgExpr::Wildcard)
-                    if raw_args.len() == 1 && name.eq_ignore_ascii_case("COUNT") => {}
-                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => {
-                    if contains_aggregate(e) {
-                        // At the outer call, as Flink reports it.
-                        return Err(Diagnostic::error(
-                            self.through_closing_paren(span),
-                            "aggregate function calls cannot be nested",
-                        )
-                        .with_related(self.span(e.span(), span), "the inner aggregate call"));
-                    }
-                    let mut plain = ExprCx::plain(&input, "an aggregate argument");
-                    args.push(self.bind_expr(e, &mut plain, span)?);
-                }
-                _ => {
-                    return Err(Diagnostic::error(
-                        span,
-                        format!("invalid argument for {name}"),
-                    ))
-                }
-            }
-        }
+        // Their subqueries join the aggregate's input (pre_aggregate.rs).
+        let opened = self.begin_aggregate_arguments();
+        let bound = self.bind_aggregate_arguments(function, &name, raw_args, &input, span);
+        let (args, filter) = self.end_aggregate_arguments(opened, bound)?;
         let types: Vec<DataType> = args.iter().map(|a| a.ty).collect();
         let has_group_by = cx.grouping.as_deref().is_some_and(|g| g.has_group_by);
         let sig = match functions::resolve_aggregate_in(&name, distinct, &types, has_group_by) {
@@ -1241,13 +1233,6 @@ impl Binder<'_> {
                     format!("{name} is not an aggregate function"),
                 ))
             }
-        };
-        let filter = match &function.filter {
-            Some(f) => {
-                let mut plain = ExprCx::plain(&input, "FILTER");
-                Some(self.bind_condition(f, &mut plain, span)?)
-            }
-            None => None,
         };
         let grouping = cx.grouping.as_deref_mut().expect("grouped mode");
         let arg_positions = args
@@ -1291,6 +1276,50 @@ impl Binder<'_> {
             ty: sig.result,
             span,
         })
+    }
+
+    /// An aggregate call's arguments and FILTER, over its input scope.
+    fn bind_aggregate_arguments(
+        &mut self,
+        function: &sql::Function,
+        name: &str,
+        raw_args: &[FunctionArg],
+        input: &Scope,
+        span: Span,
+    ) -> BResult<(Vec<Expr>, Option<Expr>)> {
+        let mut args = Vec::new();
+        for arg in raw_args {
+            match arg {
+                FunctionArg::Unnamed(FunctionArgExpr::Wildcard)
+                    if raw_args.len() == 1 && name.eq_ignore_ascii_case("COUNT") => {}
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => {
+                    if contains_aggregate(e) {
+                        // At the outer call, as Flink reports it.
+                        return Err(Diagnostic::error(
+                            self.through_closing_paren(span),
+                            "aggregate function calls cannot be nested",
+                        )
+                        .with_related(self.span(e.span(), span), "the inner aggregate call"));
+                    }
+                    let mut plain = ExprCx::plain(input, "an aggregate argument");
+                    args.push(self.bind_expr(e, &mut plain, span)?);
+                }
+                _ => {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("invalid argument for {name}"),
+                    ))
+                }
+            }
+        }
+        let filter = match &function.filter {
+            Some(f) => {
+                let mut plain = ExprCx::plain(input, "FILTER");
+                Some(self.bind_condition(f, &mut plain, span)?)
+            }
+            None => None,
+        };
+        Ok((args, filter))
     }
 }
 

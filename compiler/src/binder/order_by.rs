@@ -166,6 +166,30 @@ impl Binder<'_> {
     }
 }
 
+/// Moves the hidden keys' expressions to the end of `exprs` (for a
+/// subquery frame to fill in their subqueries' values); returns how many.
+pub(crate) fn take_hidden(keys: &mut [OrderKey], exprs: &mut Vec<Expr>) -> usize {
+    let mut n = 0;
+    for k in keys.iter_mut() {
+        if let KeyExpr::Hidden(e) = &mut k.key {
+            exprs.push(e.clone());
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Puts back the `n` hidden key expressions `take_hidden` moved to the end
+/// of `exprs`.
+pub(crate) fn put_hidden(keys: &mut [OrderKey], exprs: &mut Vec<Expr>, n: usize) {
+    let mut taken = exprs.split_off(exprs.len() - n).into_iter();
+    for k in keys.iter_mut() {
+        if let KeyExpr::Hidden(e) = &mut k.key {
+            *e = taken.next().expect("one per hidden key");
+        }
+    }
+}
+
 /// The select-item names ORDER BY can use as aliases: each item's output
 /// name with its position (a `*` item names nothing here).
 fn select_aliases(select: &sql::Select, names: &[String]) -> Vec<(String, usize)> {

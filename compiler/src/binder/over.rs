@@ -30,6 +30,8 @@ use crate::typing;
 
 type BResult<T> = Result<T, Diagnostic>;
 
+mod variance;
+
 /// Window call `k` of a SELECT list is `Column(PLACEHOLDER + k)` until the
 /// OVER nodes exist.
 const PLACEHOLDER: usize = usize::MAX / 2;
@@ -176,6 +178,9 @@ impl Binder<'_> {
         span: Span,
     ) -> BResult<Expr> {
         let span = self.through_closing_paren(span);
+        if let Some(expanded) = self.variance_window(function, cx, span) {
+            return expanded;
+        }
         let Some(mut collector) = self.over.take() else {
             return Err(match cx.clause {
                 "WHERE" | "GROUP BY" => Diagnostic::error(
@@ -551,7 +556,14 @@ impl Binder<'_> {
         let unit = match frame.units {
             WindowFrameUnits::Rows => FrameUnit::Rows,
             WindowFrameUnits::Range => FrameUnit::Range,
-            WindowFrameUnits::Groups => return Err(Diagnostic::unsupported(span, "GROUPS frames")),
+            // Flink 2.3's parser does not know GROUPS (observed).
+            WindowFrameUnits::Groups => {
+                return Err(Diagnostic::error(
+                    self.keyword_after(span, "GROUPS"),
+                    "SQL parse failed. Encountered \"GROUPS\"",
+                )
+                .with_note("this is Flink's message: Flink 2.3 has no GROUPS frames"))
+            }
         };
         let has_offset = |b: &WindowFrameBound| {
             matches!(
@@ -670,6 +682,21 @@ impl Binder<'_> {
         })
     }
 
+    /// The span of the first `word` (an upper-case keyword, written in any
+    /// case) from `span` on within its statement (a window's frame follows
+    /// its call), or `span` itself.
+    fn keyword_after(&self, span: Span, word: &str) -> Span {
+        let rest = self.file.text.get(span.start..).unwrap_or("");
+        let statement = &rest[..rest.find(';').unwrap_or(rest.len())];
+        match statement.to_ascii_uppercase().find(word) {
+            Some(at) => Span {
+                start: span.start + at,
+                end: span.start + at + word.len(),
+            },
+            None => span,
+        }
+    }
+
     fn frame_bound(
         &mut self,
         bound: &WindowFrameBound,
@@ -773,10 +800,13 @@ impl Binder<'_> {
                     ExprKind::Literal(Literal::IntervalMillis(_)) => {
                         Err(Diagnostic::unsupported(ospan, "a negative RANGE offset"))
                     }
-                    _ => Err(Diagnostic::unsupported(
+                    // Flink 2.3 plans the window, then its physical rule
+                    // refuses it (observed).
+                    _ => Err(Diagnostic::error(
                         ospan,
-                        "a YEAR/MONTH interval as a RANGE offset",
-                    )),
+                        "INTERVAL_YEAR_MONTH type is not allowed for window boundary",
+                    )
+                    .with_note("this is Flink's message")),
                 }
             }
             (k, sql::Expr::Interval(_)) if k.is_numeric() => Err(mismatch()),

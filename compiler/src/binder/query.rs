@@ -430,8 +430,14 @@ impl Binder<'_> {
         // WHERE (subqueries become joins; see subquery.rs)
         let mut correlated = Vec::new();
         if let Some(selection) = &select.selection {
-            let (rel, corr) =
-                self.bind_where(selection, input, &scope, correlation.as_ref(), span)?;
+            let (rel, corr) = self.bind_where(
+                selection,
+                input,
+                &scope,
+                correlation.as_ref(),
+                aggregates(select),
+                span,
+            )?;
             input = rel;
             correlated = corr;
         }
@@ -467,7 +473,8 @@ impl Binder<'_> {
             });
 
         let rel = if grouped {
-            self.bind_grouped_select(
+            self.open_pre_aggregate();
+            let rel = self.bind_grouped_select(
                 select,
                 group_exprs,
                 sets,
@@ -477,7 +484,9 @@ impl Binder<'_> {
                 distinct,
                 span,
                 correlated,
-            )?
+            );
+            self.end_pre_aggregate();
+            rel?
         } else {
             let mut exprs = Vec::new();
             let mut names = Vec::new();
@@ -504,7 +513,7 @@ impl Binder<'_> {
             }
             let input = self.close_subquery_frame(input, &mut exprs);
             // ORDER BY may hold window calls too: the collector stays set.
-            let keys = match order_by {
+            let (input, keys) = match order_by {
                 Some(_) if !correlated.is_empty() => {
                     self.error(Diagnostic::unsupported(
                         span,
@@ -512,10 +521,22 @@ impl Binder<'_> {
                     ));
                     return None;
                 }
-                Some(order_by) => Some(self.bind_select_order_by(
-                    order_by, select, &exprs, &names, &scope, None, distinct, span,
-                )?),
-                None => None,
+                Some(order_by) => {
+                    // Its subqueries join the input like the SELECT list's.
+                    self.open_subquery_frame();
+                    let Some(mut keys) = self.bind_select_order_by(
+                        order_by, select, &exprs, &names, &scope, None, distinct, span,
+                    ) else {
+                        self.drop_subquery_frame();
+                        return None;
+                    };
+                    let mut hidden = Vec::new();
+                    let n = super::order_by::take_hidden(&mut keys, &mut hidden);
+                    let input = self.close_subquery_frame(input, &mut hidden);
+                    super::order_by::put_hidden(&mut keys, &mut hidden, n);
+                    (input, Some(keys))
+                }
+                None => (input, None),
             };
             let windows = self.over.take().unwrap_or_default();
             if !windows.is_empty() && !correlated.is_empty() {
@@ -564,17 +585,20 @@ impl Binder<'_> {
         let correlation = if correlated.is_empty() {
             None
         } else {
-            if let Some(h) = &select.having {
+            // With GROUP BY, HAVING filters the groups of each correlation
+            // key; without, the one row of an empty set would be lost.
+            if let (Some(h), true) = (&select.having, group_exprs.is_empty()) {
                 let hspan = self.span(h.span(), span);
                 self.error(Diagnostic::unsupported(
                     hspan,
-                    "HAVING in a correlated subquery",
+                    "HAVING without GROUP BY in a correlated subquery",
                 ));
                 return None;
             }
             let pairs = self.correlation_keys(correlated);
             Some(self.report(pairs)?)
         };
+        let mut subquery_keys = Vec::new();
         for g in group_exprs {
             if contains_aggregate(g) {
                 let gspan = self.span(g.span(), span);
@@ -586,10 +610,18 @@ impl Binder<'_> {
                 continue;
             }
             let mut cx = ExprCx::plain(&scope, "GROUP BY");
-            match self.bind_expr(g, &mut cx, span) {
+            // Its subqueries join the aggregate's input (pre_aggregate.rs).
+            let opened = self.begin_group_key();
+            let bound = self.bind_expr(g, &mut cx, span);
+            match self.end_aggregate_arguments(opened, bound) {
                 Ok(e) => {
+                    if matches!(strip_parens(g), sql::Expr::Subquery(_)) {
+                        subquery_keys.push((strip_parens(g).clone(), keys.len()));
+                    }
                     key_names.push(match &e.kind {
-                        ExprKind::Column(i) => scope.columns[*i].name.clone(),
+                        ExprKind::Column(i) if *i < scope.columns.len() => {
+                            scope.columns[*i].name.clone()
+                        }
                         _ => format!("EXPR${}", keys.len()),
                     });
                     keys.push(e);
@@ -618,6 +650,7 @@ impl Binder<'_> {
             has_group_by: !group_exprs.is_empty(),
             grouping_sets: sets.is_some(),
             grouping_calls: Vec::new(),
+            subquery_keys,
         };
         let mut exprs = Vec::new();
         let mut names = Vec::new();
@@ -660,19 +693,6 @@ impl Binder<'_> {
             }
             None => None,
         };
-        if ok {
-            if let Some(e) = grouping
-                .args
-                .iter()
-                .find(|e| super::subquery::has_placeholder(e))
-            {
-                self.error(Diagnostic::unsupported(
-                    e.span,
-                    "a subquery inside an aggregate function's argument",
-                ));
-                ok = false;
-            }
-        }
         if !ok {
             self.drop_subquery_frame();
             return None;
@@ -711,6 +731,8 @@ impl Binder<'_> {
         }));
         let mut pre_names = key_names.clone();
         pre_names.extend((0..grouping.args.len()).map(|i| format!("$arg{i}")));
+        // Subqueries in aggregate arguments join the input (pre_aggregate.rs).
+        let input = self.close_pre_aggregate(input, &mut pre_exprs);
         let pre = project(input, pre_exprs, pre_names, span);
         let key_count = grouping.keys.len();
         let mut schema: Vec<Field> = pre.schema[..key_count].to_vec();
@@ -757,11 +779,19 @@ impl Binder<'_> {
                 (aggregate, having, exprs, order_keys)
             }
         };
-        // Scalar subqueries of SELECT and HAVING join the aggregate's rows.
+        // Scalar subqueries of SELECT, HAVING and ORDER BY join the
+        // aggregate's rows.
+        let mut order_keys = order_keys;
+        let hidden = order_keys
+            .as_mut()
+            .map_or(0, |k| super::order_by::take_hidden(k, &mut exprs));
         let has_having = having.is_some();
         exprs.extend(having);
         let aggregate = self.close_subquery_frame(aggregate, &mut exprs);
         let having = if has_having { exprs.pop() } else { None };
+        if let Some(keys) = order_keys.as_mut() {
+            super::order_by::put_hidden(keys, &mut exprs, hidden);
+        }
         let aggregate = match having {
             Some(h) => filter(aggregate, h),
             None => aggregate,
@@ -1811,4 +1841,25 @@ fn conform(rel: Rel, schema: &[Field]) -> Rel {
         .collect();
     let names = rel.schema.iter().map(|f| f.name.clone()).collect();
     project(rel, exprs, names, span)
+}
+
+/// `e` without enclosing parentheses.
+fn strip_parens(e: &sql::Expr) -> &sql::Expr {
+    match e {
+        sql::Expr::Nested(inner) => strip_parens(inner),
+        _ => e,
+    }
+}
+
+/// Whether a SELECT aggregates (GROUP BY, HAVING or an aggregate call in its
+/// list), known before its WHERE binds.
+fn aggregates(select: &sql::Select) -> bool {
+    select.having.is_some()
+        || !matches!(&select.group_by, GroupByExpr::Expressions(e, _) if e.is_empty())
+        || select.projection.iter().any(|item| match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                contains_aggregate(e)
+            }
+            _ => false,
+        })
 }

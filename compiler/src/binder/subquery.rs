@@ -52,6 +52,8 @@ mod grouped;
 mod mark;
 mod nested;
 mod not_in;
+mod null_rejecting;
+mod pre_aggregate;
 
 /// Column numbers at and above this refer to the enclosing query's scope
 /// (`OUTER + i` is its column `i`), while a correlated WHERE binds.
@@ -88,6 +90,10 @@ pub(crate) struct SubqueryState {
     generator: Option<generator::Generator>,
     next_generator: usize,
     next_value: usize,
+    /// Per grouped SELECT being bound: the joins of subqueries in its
+    /// GROUP BY keys and aggregate calls' arguments, for the aggregate's
+    /// input (`pre_aggregate.rs`).
+    pre_aggregate: Vec<Vec<Pending>>,
 }
 
 /// A subquery's joins (a scalar subquery has one, a mark subquery up to
@@ -456,8 +462,14 @@ impl Binder<'_> {
 
     /// Closes a frame: joins its scalar subqueries to `input` and replaces
     /// their placeholders in `exprs` by their values.
-    pub(crate) fn close_subquery_frame(&mut self, mut input: Rel, exprs: &mut [Expr]) -> Rel {
+    pub(crate) fn close_subquery_frame(&mut self, input: Rel, exprs: &mut [Expr]) -> Rel {
         let pending = self.pop_frame().flatten().unwrap_or_default();
+        Self::apply_pending(pending, input, exprs)
+    }
+
+    /// Joins pending subqueries to `input` and replaces their placeholders
+    /// in `exprs` by their values.
+    fn apply_pending(pending: Vec<Pending>, mut input: Rel, exprs: &mut [Expr]) -> Rel {
         let mut values: Vec<(usize, Expr)> = Vec::new();
         // The clause's own input, before the joins below append columns.
         let clause_input = input.clone();
@@ -555,13 +567,15 @@ impl Binder<'_> {
     /// Binds WHERE: subquery predicates become semi/anti joins of `input`,
     /// scalar subqueries joins that append their value, other conjuncts
     /// filters. With `outer` (a correlated subquery's WHERE), conjuncts that
-    /// refer to the enclosing query are returned instead.
+    /// refer to the enclosing query are returned instead; `aggregates` says
+    /// whether the SELECT aggregates.
     pub(crate) fn bind_where(
         &mut self,
         selection: &sql::Expr,
         mut input: Rel,
         scope: &Scope,
         outer: Option<&Scope>,
+        aggregates: bool,
         span: Span,
     ) -> Option<(Rel, Vec<Expr>)> {
         let mut correlated = Vec::new();
@@ -631,9 +645,19 @@ impl Binder<'_> {
             Some(p) => filter(input, p),
             None => input,
         };
-        if self.subq.readers.last() == Some(&nested::Reader::Scalar)
-            && generator::needs_generator(&correlated)
-        {
+        // A scalar subquery, or one that aggregates, correlated by more than
+        // `inner = outer` keys gets a value generator (`generator.rs`); other
+        // subqueries join on the whole condition.
+        let generate = match self.subq.readers.last() {
+            Some(nested::Reader::Scalar) => true,
+            Some(_) => aggregates && !self.subq.lifted,
+            None => false,
+        };
+        if generate && generator::needs_generator(&correlated) {
+            if let Err(d) = null_rejecting::check(&correlated) {
+                self.error(d);
+                return None;
+            }
             let id = self.subq.next_generator;
             self.subq.next_generator += 1;
             let (input, keys, g) = generator::generate(input, correlated, id, span);
@@ -744,6 +768,19 @@ impl Binder<'_> {
         self.subq.resolving_outer = saved;
         let mut sub = sub?;
         let anti = negated_exists == Some(true) || matches!(operand, Some((_, _, true)));
+        if let Some(g) = sub.generator.take() {
+            // An aggregating subquery correlated by more than keys: its rows
+            // are grouped by the distinct enclosing values (`generator.rs`).
+            if matches!(operand, Some((_, _, true))) && x.as_ref().is_some_and(|x| x.ty.nullable) {
+                return Err(Diagnostic::unsupported(
+                    span,
+                    "NOT IN or ALL with a nullable operand over an aggregating subquery correlated by more than `inner = outer`",
+                )
+                .with_note("Flink 2.3 drops a row whose operand is NULL when its set is empty, where SQL keeps it"));
+            }
+            g.fill(&mut sub.rel, &input);
+        }
+        null_rejecting::check(&sub.corr)?;
         let lifted = self.lift_nested(&mut sub, scope.columns.len(), anti, span)?;
         if sub.global_aggregate && !sub.corr.is_empty() && (anti || negated_exists.is_some()) {
             return Err(Diagnostic::unsupported(
@@ -1147,13 +1184,19 @@ impl Binder<'_> {
         };
         let placeholder = self.push_pending(vec![(kind, rel, condition)], expr);
         if let Some(g) = generator {
-            let frame = self.subq.frames.last_mut().and_then(Option::as_mut);
-            frame
-                .and_then(|f| f.last_mut())
-                .expect("just pushed")
-                .generator = Some(g);
+            self.set_pending_generator(g);
         }
         Ok(placeholder)
+    }
+
+    /// Sets the value generator whose placeholder the last pending
+    /// subquery's joins hold (filled from the clause's input at close).
+    fn set_pending_generator(&mut self, g: generator::Generator) {
+        let frame = self.subq.frames.last_mut().and_then(Option::as_mut);
+        frame
+            .and_then(|f| f.last_mut())
+            .expect("just pushed")
+            .generator = Some(g);
     }
 
     /// Registers a subquery's joins in the current frame (which must take

@@ -166,6 +166,21 @@ impl Gen<'_> {
         let a = format_ident!("a{}", n.0);
         let acc = format_ident!("A{}", n.0);
         let key = self.key_expr(input, group);
+        let grows = matches!(
+            &self.plan.node(n).kind,
+            NodeKind::Aggregate { aggregates, .. } if aggregates.iter().any(|c| c.distinct)
+        );
+        if grows {
+            // DISTINCT sets grow with their input: the table charges the
+            // growth of each update to the memory budget.
+            return quote! {
+                st.#a.begin_update();
+                if let Some(acc) = st.#a.group(#key, row, #acc::new)? {
+                    acc.add(row);
+                    st.#a.charge_growth();
+                }
+            };
+        }
         quote! {
             if let Some(acc) = st.#a.group(#key, row, #acc::new)? {
                 acc.add(row);

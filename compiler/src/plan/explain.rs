@@ -36,6 +36,9 @@ struct Ctx<'a> {
     /// Joins and aggregates computed separately for other INSERTs, and why
     /// (`sharing.rs`).
     twins: Vec<Vec<(NodeId, &'static str)>>,
+    /// For twins: the estimated cost of the plan as it is and with them
+    /// shared (`reshare.rs`), which is why they are apart.
+    costs: Vec<Option<(f64, f64)>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -71,6 +74,15 @@ impl<'a> Ctx<'a> {
             }
             twins
         };
+        let mut costs = vec![None; plan.nodes.len()];
+        if twins.iter().any(|t| !t.is_empty()) {
+            for (group, apart, shared) in super::reshare::twin_costs(plan, &super::passes::estimate)
+            {
+                for id in group {
+                    costs[id.index()] = Some((apart, shared));
+                }
+            }
+        }
         Ctx {
             plan,
             details,
@@ -78,6 +90,7 @@ impl<'a> Ctx<'a> {
             edges: plan.consumer_counts(),
             feeds,
             twins,
+            costs,
         }
     }
 
@@ -309,6 +322,13 @@ impl<'a> Ctx<'a> {
                 .map(|(reason, list)| format!("{reason} ({})", list.join(", ")))
                 .collect();
             let _ = write!(line, " not shared: {}", parts.join(", "));
+            if let Some((apart, shared)) = self.costs[id.index()] {
+                let _ = write!(
+                    line,
+                    "; apart by cost (sharing adds est. {})",
+                    cost_text(shared - apart)
+                );
+            }
         }
         line
     }
@@ -520,6 +540,10 @@ pub(crate) fn json(
                 .map(|(other, reason)| json!({"node": other.index(), "reason": reason}))
                 .collect();
             obj.insert("notSharedWith".into(), json!(twins));
+            if let Some((apart, shared)) = ctx.costs[i] {
+                obj.insert("costApart".into(), json!(apart.round()));
+                obj.insert("costShared".into(), json!(shared.round()));
+            }
         }
         match &node.kind {
             NodeKind::Scan {
@@ -707,4 +731,14 @@ pub(crate) fn mermaid(plan: &Plan, details: Details, rows: Vec<Option<f64>>) -> 
         let _ = writeln!(out, "  class {} shared", shared.join(","));
     }
     out
+}
+
+/// A cost estimate for reading: whole row-operations, three significant
+/// digits from a million on (`1.23e7`).
+fn cost_text(cost: f64) -> String {
+    if cost < 1e6 {
+        format!("{}", cost.round())
+    } else {
+        format!("{cost:.2e}")
+    }
 }

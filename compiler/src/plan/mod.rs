@@ -16,6 +16,7 @@ mod join_order;
 mod lower;
 mod normalize;
 pub(crate) mod passes;
+mod reshare;
 pub(crate) mod rewrite;
 mod sharing;
 mod verify;

@@ -11,6 +11,7 @@ use super::Plan;
 mod aggregate_join_transpose;
 mod constant_folding;
 mod identity_calc;
+mod merge_aggregates;
 mod merge_calcs;
 mod predicate_pushdown;
 mod projection_into_aggregate;
@@ -49,6 +50,10 @@ pub(crate) const PASSES: &[Pass] = &[
         run: projection_into_aggregate::run,
     },
     Pass {
+        name: "merge_aggregates",
+        run: merge_aggregates::run,
+    },
+    Pass {
         name: "aggregate_join_transpose",
         run: aggregate_join_transpose::run,
     },
@@ -62,11 +67,48 @@ pub(crate) const PASSES: &[Pass] = &[
     },
 ];
 
-/// Runs the passes until none changes the plan (at most a few rounds).
-/// `trace` sees the plan after every pass that changed it.
+/// Runs the passes until none changes the plan (at most a few rounds), then
+/// shares the twins that are cheaper computed once (`plan::reshare`, which
+/// re-runs the passes on each candidate). `trace` sees the plan after every
+/// pass that changed it.
 pub(crate) fn optimize(mut plan: Plan, trace: &mut dyn FnMut(&str, &Plan)) -> Plan {
     plan.compact();
     super::verify::verify(&plan, "lowering");
+    let plan = fixpoint(plan, trace);
+    let before = plan.nodes.len();
+    let opt = super::reshare::Optimizers {
+        estimate: &estimate,
+        full: &|p| fixpoint(p, &mut |_, _| {}),
+    };
+    let plan = super::reshare::reshare(plan, &opt);
+    if plan.nodes.len() != before {
+        super::verify::verify(&plan, "reshare");
+        trace("reshare", &plan);
+    }
+    plan
+}
+
+/// The passes that change row estimates (where filters sit), until none
+/// changes the plan: enough to compare the cost of candidate plans.
+pub(crate) fn estimate(mut plan: Plan) -> Plan {
+    const MOVING: &[&str] = &["merge_calcs", "predicate_pushdown", "identity_calc"];
+    for _round in 0..8 {
+        let mut changed = false;
+        for pass in PASSES.iter().filter(|p| MOVING.contains(&p.name)) {
+            if let Some(next) = (pass.run)(&plan) {
+                changed = true;
+                plan = next;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    plan
+}
+
+/// The passes, in order, until none changes the plan.
+pub(crate) fn fixpoint(mut plan: Plan, trace: &mut dyn FnMut(&str, &Plan)) -> Plan {
     for _round in 0..8 {
         let mut changed = false;
         for pass in PASSES {

@@ -466,10 +466,14 @@ impl<T: Hash + Eq> Default for CountDistinct<T> {
 }
 
 impl<T: Hash + Eq> CountDistinct<T> {
+    /// Adds a value; a new one is noted as growth of the group's memory
+    /// (its inline size and the set's overhead, see [`super::memory::note_growth`]).
     #[inline]
     pub fn add(&mut self, v: Option<T>) {
         if let Some(v) = v {
-            self.seen.insert(v);
+            if self.seen.insert(v) {
+                super::memory::note_growth(std::mem::size_of::<T>() + 8);
+            }
         }
     }
     pub fn merge(&mut self, o: Self) {

@@ -12,9 +12,13 @@
 //! Without spilling, `finish` outputs the groups as an in-memory table does.
 //!
 //! Rows, not accumulators, are spilled: every accumulator (DISTINCT sets,
-//! LISTAGG, MIN/MAX of strings) works unchanged. A group's size counts its
-//! key, its accumulator and the heap bytes of the row that created it; the
-//! growth of DISTINCT sets and string accumulators is not counted.
+//! MIN/MAX of strings) works unchanged. A group's size counts its key, its
+//! accumulator and the heap bytes of the row that created it; what a
+//! DISTINCT set grows by afterwards is charged when the generated code calls
+//! [`GroupTable::charge_growth`] after the update, and once the pool has no
+//! room for that, new groups spill (existing groups keep growing: their
+//! accumulators cannot move to disk, so a single huge group can still
+//! exceed the budget).
 
 use std::collections::hash_map::Entry;
 use std::hash::Hash;
@@ -32,6 +36,8 @@ pub struct GroupTable<K, A, R> {
     mem: Reservation,
     dir: Option<Arc<SpillDir>>,
     spilled: Option<Partitions<R>>,
+    /// The pool refused the growth of existing groups: new groups spill.
+    full: bool,
 }
 
 impl<K, A, R> Default for GroupTable<K, A, R> {
@@ -41,6 +47,7 @@ impl<K, A, R> Default for GroupTable<K, A, R> {
             mem: Reservation::default(),
             dir: None,
             spilled: None,
+            full: false,
         }
     }
 }
@@ -67,7 +74,7 @@ impl<K: Hash + Eq, A, R: Spill> GroupTable<K, A, R> {
         match self.map.entry(key) {
             Entry::Occupied(e) => Ok(Some(e.into_mut())),
             Entry::Vacant(v) => {
-                if self.mem.grow(group_size::<K, A, R>(row)) {
+                if !self.full && self.mem.grow(group_size::<K, A, R>(row)) {
                     return Ok(Some(v.insert(init())));
                 }
                 let dir = self
@@ -78,6 +85,25 @@ impl<K: Hash + Eq, A, R: Spill> GroupTable<K, A, R> {
                 self.spilled.get_or_insert_with(Partitions::new).parts[p].push(dir, row)?;
                 Ok(None)
             }
+        }
+    }
+
+    /// Forgets growth noted on this thread before an update: called before
+    /// `group` by tables whose accumulators grow, so that
+    /// [`GroupTable::charge_growth`] charges this update's growth only.
+    #[inline]
+    pub fn begin_update(&self) {
+        super::memory::take_growth();
+    }
+
+    /// Charges what the update since [`GroupTable::begin_update`] made the
+    /// accumulators grow by (DISTINCT sets) to this table's reservation;
+    /// when the pool cannot give it, the table stops taking new groups.
+    #[inline]
+    pub fn charge_growth(&mut self) {
+        let grown = super::memory::take_growth();
+        if grown > 0 && !self.mem.grow(grown) {
+            self.full = true;
         }
     }
 
@@ -98,6 +124,7 @@ impl<K: Hash + Eq, A, R: Spill> GroupTable<K, A, R> {
             self.dir = other.dir.clone();
         }
         self.mem.absorb(std::mem::take(&mut other.mem));
+        self.full |= other.full;
         let theirs = std::mem::replace(&mut other.map, fast_map());
         if self.map.is_empty() {
             self.map = theirs;
@@ -309,6 +336,53 @@ mod tests {
         drop(dir);
         let left: Vec<_> = std::fs::read_dir(&base).unwrap().collect();
         assert!(left.is_empty(), "spill folders left behind: {left:?}");
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn distinct_sets_growing_count_against_the_budget() {
+        use crate::ops::aggregate::CountDistinct;
+        let base = std::env::temp_dir().join(format!("stmtc-distinct-{}", std::process::id()));
+        std::fs::create_dir_all(&base).unwrap();
+        let dir = Arc::new(SpillDir::at(base.clone()).with_budget(1 << 10));
+        // 100 groups, the first ones seeing thousands of distinct values:
+        // the groups fit the budget, their sets do not.
+        let run = |pool: &Arc<MemoryPool>| {
+            let mut t: GroupTable<i64, CountDistinct<i64>, (i64, i64)> =
+                GroupTable::new(pool, &dir);
+            for i in 0..20_000i64 {
+                let row = (if i < 10_000 { i % 3 } else { i % 100 }, i);
+                t.begin_update();
+                if let Some(acc) = t.group(row.0, &row, Default::default).unwrap() {
+                    acc.add(Some(row.1));
+                    t.charge_growth();
+                }
+            }
+            let full = t.full;
+            let mut out = BTreeMap::new();
+            t.finish(
+                &mut out,
+                |r| r.0,
+                Default::default,
+                |acc, r| acc.add(Some(r.1)),
+                |out, k, acc| {
+                    assert!(out.insert(k, acc.result()).is_none());
+                    Ok(())
+                },
+            )
+            .unwrap();
+            (out, full)
+        };
+        let (want, full) = run(&MemoryPool::new(1 << 30));
+        assert!(!full);
+        assert_eq!(want.len(), 100);
+        assert_eq!(want.values().sum::<i64>(), 20_000);
+        let pool = MemoryPool::new(64 << 10);
+        let (got, full) = run(&pool);
+        assert!(full, "the sets' growth was not charged");
+        assert_eq!(got, want);
+        assert!(pool.peak() >= (64 << 10) / 2, "peak {}", pool.peak());
+        drop(dir);
         std::fs::remove_dir_all(&base).unwrap();
     }
 }

@@ -9,8 +9,28 @@
 //! strings, plus the table's per-row overhead. Small fixed buffers (a
 //! spilled partition's write buffer, a reader's buffer) are not counted.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+thread_local! {
+    /// Bytes accumulators grew by on this thread since the last `take_growth`.
+    static GROWN: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Called by accumulators whose memory grows with their input (the sets of
+/// DISTINCT aggregates): the aggregate table that ran the update charges it
+/// to its reservation (`GroupTable::charge_growth`).
+#[inline]
+pub fn note_growth(bytes: usize) {
+    GROWN.with(|g| g.set(g.get() + bytes as u64));
+}
+
+/// The growth noted on this thread since the last call, reset to zero.
+#[inline]
+pub fn take_growth() -> u64 {
+    GROWN.with(|g| g.replace(0))
+}
 
 /// Bytes a reservation asks the pool for at a time (fewer atomic updates),
 /// at most a 64th of the budget so a tiny budget still spills early.

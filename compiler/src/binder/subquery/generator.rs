@@ -11,11 +11,9 @@
 //! when the clause's frame closes: the subquery is bound over a placeholder
 //! (an empty VALUES named `$u<id>_<g>`) that `close_subquery_frame` replaces
 //! by the distinct `u` of the clause's input. A NULL in `u` matches nothing
-//! (the join back is an equality), which is right only when the condition
-//! cannot be TRUE for a NULL: each conjunct must be a comparison of strict
-//! expressions, as for marks (`mark.rs`).
+//! (the join back is an equality), as in Flink, which is right only when
+//! the condition cannot be TRUE for a NULL (`null_rejecting.rs`).
 
-use super::mark::strict_comparison;
 use super::{and_all, any_column, column, eq, join, remap, OUTER, VALUE};
 use crate::binder::query::{distinct_of, project};
 use crate::diagnostics::Span;
@@ -31,8 +29,8 @@ pub(crate) struct Generator {
 }
 
 /// Whether correlation conjuncts (over the subquery's input and `OUTER +
-/// i`) need a value generator: some conjunct is not `inner = outer`, and
-/// every one is a comparison of strict expressions.
+/// i`) need a value generator: some conjunct is not `inner = outer` (none
+/// reads a scalar subquery's value).
 pub(super) fn needs_generator(corr: &[Expr]) -> bool {
     let keyed = |c: &Expr| match &c.kind {
         ExprKind::Binary {
@@ -48,7 +46,6 @@ pub(super) fn needs_generator(corr: &[Expr]) -> bool {
     };
     !corr.is_empty()
         && !corr.iter().all(keyed)
-        && corr.iter().all(strict_comparison)
         && !corr.iter().any(|c| any_column(c, &|i| i >= VALUE))
 }
 

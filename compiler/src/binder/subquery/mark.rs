@@ -42,6 +42,7 @@
 
 use sqlparser::ast as sql;
 
+use super::generator::Generator;
 use super::nested::Reader;
 use super::not_in::{binary, count};
 use super::{
@@ -179,9 +180,15 @@ impl Binder<'_> {
 
     /// Registers a mark: its joins, built by `build` from the rows it reads,
     /// and its value.
-    fn push_mark(&mut self, source: Source, build: JoinBuilder, value: Expr) -> Expr {
-        match source {
-            Source::Sub(rel) => self.push_pending(build(rel), value),
+    fn push_mark(&mut self, rows: MarkRows, build: JoinBuilder, value: Expr) -> Expr {
+        match rows.source {
+            Source::Sub(rel) => {
+                let placeholder = self.push_pending(build(rel), value);
+                if let Some(g) = rows.generator {
+                    self.set_pending_generator(g);
+                }
+                placeholder
+            }
             Source::OverInput(mut spec) => {
                 let placeholder = self.push_pending(Vec::new(), value);
                 spec.build = Some(build);
@@ -208,8 +215,8 @@ impl Binder<'_> {
         // Its rows are only counted: a nested subquery may refer past it.
         let (sub, pairs) =
             self.mark_subquery(query, "EXISTS subquery", Reader::Exists, cx, span)?;
-        let MarkRows { pairs, source, .. } =
-            mark_rows(sub, pairs, "EXISTS subquery", cx.scope.columns.len(), span)?;
+        let mut rows = mark_rows(sub, pairs, cx.scope.columns.len(), span)?;
+        let pairs = std::mem::take(&mut rows.pairs);
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
         let m = keys.len();
         let found = if m == 0 {
@@ -236,7 +243,7 @@ impl Binder<'_> {
                 (JoinKind::Left, counts, condition)
             }]
         });
-        Ok(self.push_mark(source, build, negated(found, negate, span)))
+        Ok(self.push_mark(rows, build, negated(found, negate, span)))
     }
 
     /// `x [NOT] IN (query)` as a BOOLEAN value, with SQL's NULL rules.
@@ -253,11 +260,8 @@ impl Binder<'_> {
         let (sub, pairs) = self.mark_subquery(query, "IN subquery", Reader::Value, cx, span)?;
         one_column(&sub, span)?;
         let y_ty = sub.rel.schema[0].ty;
-        let MarkRows {
-            y: y_at,
-            pairs,
-            source,
-        } = mark_rows(sub, pairs, "IN subquery", cx.scope.columns.len(), span)?;
+        let mut rows = mark_rows(sub, pairs, cx.scope.columns.len(), span)?;
+        let (y_at, pairs) = (rows.y, std::mem::take(&mut rows.pairs));
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
         let m = keys.len();
         let simple = !x.ty.nullable && !y_ty.nullable;
@@ -324,7 +328,7 @@ impl Binder<'_> {
             joins.push((JoinKind::Left, distinct, and_all(condition, span)));
             joins
         });
-        Ok(self.push_mark(source, build, negated(value, negate, span)))
+        Ok(self.push_mark(rows, build, negated(value, negate, span)))
     }
 
     /// `x op SOME (query)` (`ANY`), and `x op ALL (query)` as
@@ -356,17 +360,8 @@ impl Binder<'_> {
             ));
         }
         let y_ty = DataType::new(sub.rel.schema[0].ty.kind, true);
-        let MarkRows {
-            y: y_at,
-            pairs,
-            source,
-        } = mark_rows(
-            sub,
-            pairs,
-            "ANY, SOME or ALL subquery",
-            cx.scope.columns.len(),
-            span,
-        )?;
+        let mut rows = mark_rows(sub, pairs, cx.scope.columns.len(), span)?;
+        let (y_at, pairs) = (rows.y, std::mem::take(&mut rows.pairs));
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
         let m = keys.len();
         // `x < SOME s` iff `x < MAX(s)`, `x > SOME s` iff `x > MIN(s)`.
@@ -424,7 +419,7 @@ impl Binder<'_> {
                 (JoinKind::Left, flags, condition)
             }]
         });
-        Ok(self.push_mark(source, build, negated(value, all, span)))
+        Ok(self.push_mark(rows, build, negated(value, all, span)))
     }
 
     /// The operand of IN or a quantified comparison, over the clause's scope.
@@ -461,6 +456,9 @@ struct MarkRows {
     y: usize,
     pairs: Pairs,
     source: Source,
+    /// The value generator the subquery's rows hold (`generator.rs`): an
+    /// aggregating subquery correlated by more than keys.
+    generator: Option<Generator>,
 }
 
 enum Source {
@@ -475,9 +473,8 @@ enum Source {
 /// otherwise the subquery joined with the clause's input values (see
 /// `over_input`), whose keys are its first columns.
 fn mark_rows(
-    sub: BoundSub,
+    mut sub: BoundSub,
     pairs: BResult<Pairs>,
-    what: &str,
     width: usize,
     span: Span,
 ) -> BResult<MarkRows> {
@@ -485,9 +482,10 @@ fn mark_rows(
         Ok(pairs) => Ok(MarkRows {
             y: 0,
             pairs,
+            generator: sub.generator.take(),
             source: Source::Sub(sub.rel),
         }),
-        Err(refusal) => over_input(sub, refusal, what, width, span),
+        Err(refusal) => over_input(sub, refusal, width, span),
     }
 }
 
@@ -498,26 +496,15 @@ fn mark_rows(
 /// mark's aggregates then group those rows by `u` (the rows' first columns),
 /// and its joins meet the clause's rows on `u`. A NULL in `u` matches
 /// nothing: the subquery has no rows there, which is right only when the
-/// correlation cannot be TRUE for a NULL, so each conjunct must be a
-/// comparison of strict expressions. `refusal` says why the keys alone do
-/// not do.
-fn over_input(
-    sub: BoundSub,
-    refusal: Diagnostic,
-    what: &str,
-    width: usize,
-    span: Span,
-) -> BResult<MarkRows> {
+/// correlation cannot be TRUE for a NULL (`null_rejecting.rs`). `refusal`
+/// says why the keys alone do not do.
+fn over_input(sub: BoundSub, refusal: Diagnostic, width: usize, span: Span) -> BResult<MarkRows> {
     if any_column_of(&sub.corr, width) {
         return Err(refusal);
     }
-    if let Some(c) = sub.corr.iter().find(|c| !strict_comparison(c)) {
-        return Err(Diagnostic::unsupported(
-            c.span,
-            &format!("a correlation condition other than a comparison of columns, literals and arithmetic, in an {what} inside an expression"),
-        )
-        .with_note("such a subquery is decorrelated through the enclosing query's distinct values, which is right only for a condition that is never TRUE for a NULL value"));
-    }
+    // Decorrelated through the distinct enclosing values, as Flink does:
+    // right only where a NULL among them cannot satisfy the condition.
+    super::null_rejecting::check(&sub.corr)?;
     let mut outer: Vec<(usize, DataType)> = Vec::new();
     for c in &sub.corr {
         crate::ir::visit(c, &mut |x| {
@@ -537,6 +524,7 @@ fn over_input(
     Ok(MarkRows {
         y: outer.len(),
         pairs,
+        generator: None,
         source: Source::OverInput(OverInput {
             sub: sub.rel,
             corr: sub.corr,
@@ -603,49 +591,6 @@ impl OverInput {
         let joined = super::join(JoinKind::Inner, values, self.sub, condition);
         let build = self.build.expect("set by push_mark");
         build(joined)
-    }
-}
-
-/// Whether a correlation conjunct is a comparison of strict expressions
-/// (NULL when any column is NULL): never TRUE for a NULL enclosing value.
-pub(super) fn strict_comparison(e: &Expr) -> bool {
-    fn strict(e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Column(_) | ExprKind::Literal(_) => true,
-            ExprKind::Cast { operand, .. } => strict(operand),
-            ExprKind::Unary {
-                op: UnaryOp::Negate,
-                operand,
-            } => strict(operand),
-            ExprKind::Binary { op, left, right } => {
-                matches!(
-                    op,
-                    BinaryOp::Plus
-                        | BinaryOp::Minus
-                        | BinaryOp::Multiply
-                        | BinaryOp::Divide
-                        | BinaryOp::Modulo
-                        | BinaryOp::Concat
-                ) && strict(left)
-                    && strict(right)
-            }
-            _ => false,
-        }
-    }
-    match &e.kind {
-        ExprKind::Binary { op, left, right } => {
-            matches!(
-                op,
-                BinaryOp::Eq
-                    | BinaryOp::NotEq
-                    | BinaryOp::Lt
-                    | BinaryOp::LtEq
-                    | BinaryOp::Gt
-                    | BinaryOp::GtEq
-            ) && strict(left)
-                && strict(right)
-        }
-        _ => false,
     }
 }
 
