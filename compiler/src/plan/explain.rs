@@ -76,10 +76,12 @@ impl<'a> Ctx<'a> {
         };
         let mut costs = vec![None; plan.nodes.len()];
         if twins.iter().any(|t| !t.is_empty()) {
-            for (group, apart, shared) in super::reshare::twin_costs(plan, &super::passes::estimate)
-            {
+            let all = plan
+                .twin_costs
+                .get_or_init(|| super::reshare::twin_costs(plan, &super::passes::estimate));
+            for (group, apart, shared) in all {
                 for id in group {
-                    costs[id.index()] = Some((apart, shared));
+                    costs[id.index()] = Some((*apart, *shared));
                 }
             }
         }

@@ -210,6 +210,9 @@ pub(crate) struct Plan {
     /// thousands of INSERTs) as sets, so that merging one more span costs
     /// O(1). A cache by node id: cleared when ids change.
     provenance_sets: HashMap<NodeId, HashSet<Span>>,
+    /// `reshare::twin_costs` of this plan, for `explain` (text and JSON
+    /// both print it); emptied whenever a node is added.
+    pub(crate) twin_costs: std::sync::OnceLock<Vec<(Vec<NodeId>, f64, f64)>>,
 }
 
 /// Provenance lists up to this long are searched linearly.
@@ -229,6 +232,7 @@ impl Plan {
             index: HashMap::new(),
             next_salt: 1,
             provenance_sets: HashMap::new(),
+            twin_costs: std::sync::OnceLock::new(),
         }
     }
 
@@ -258,6 +262,7 @@ impl Plan {
             return id;
         }
         let id = NodeId(self.nodes.len() as u32);
+        self.twin_costs = std::sync::OnceLock::new();
         self.nodes.push(Node {
             kind: key.0.clone(),
             schema,
@@ -320,6 +325,7 @@ impl Plan {
     /// Drops unreachable nodes and renumbers the rest in a deterministic
     /// order: depth-first from the sinks in INSERT order, inputs first.
     pub fn compact(&mut self) {
+        self.twin_costs = std::sync::OnceLock::new();
         let mut order = Vec::new();
         let mut seen = vec![false; self.nodes.len()];
         fn visit(plan: &Plan, id: NodeId, seen: &mut Vec<bool>, order: &mut Vec<NodeId>) {
@@ -438,6 +444,7 @@ pub(crate) fn keep(new: &mut Plan, node: Node) -> NodeId {
             schema.iter().map(|f| f.ty).collect::<Vec<_>>(),
             salt,
         );
+        new.twin_costs = std::sync::OnceLock::new();
         new.nodes.push(Node {
             kind,
             schema,
