@@ -466,6 +466,35 @@ pub enum Literal {
 // binder, the planner and code generation share them without depending on
 // each other.
 
+/// Whether `e` is NULL when every column for which `padded` holds is NULL
+/// (strict operators over such a column; anything else is assumed not).
+pub fn null_when_null(e: &Expr, padded: &dyn Fn(usize) -> bool) -> bool {
+    match &e.kind {
+        ExprKind::Column(c) => padded(*c),
+        ExprKind::Binary { op, left, right } => {
+            !matches!(
+                op,
+                BinaryOp::And
+                    | BinaryOp::Or
+                    | BinaryOp::IsDistinctFrom
+                    | BinaryOp::IsNotDistinctFrom
+            ) && (null_when_null(left, padded) || null_when_null(right, padded))
+        }
+        ExprKind::Unary {
+            op: UnaryOp::Not | UnaryOp::Negate,
+            operand,
+        }
+        | ExprKind::Cast { operand, .. }
+        | ExprKind::Extract { operand, .. }
+        | ExprKind::RoundTime { operand, .. }
+        | ExprKind::InList { operand, .. } => null_when_null(operand, padded),
+        ExprKind::Like {
+            operand, pattern, ..
+        } => null_when_null(operand, padded) || null_when_null(pattern, padded),
+        _ => false,
+    }
+}
+
 /// Calls `f` on every node of the expression tree, parents first.
 pub fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(expr);

@@ -21,7 +21,7 @@ use super::cost::RelEstimator;
 use super::is_deterministic;
 use super::join_order;
 use super::rewrite::{and_all, columns, conjuncts, remap, substitute};
-use crate::ir::{BinaryOp, Expr, ExprKind, JoinKind, Rel, RelKind, UnaryOp};
+use crate::ir::{null_when_null, BinaryOp, Expr, ExprKind, JoinKind, Rel, RelKind, UnaryOp};
 
 /// Places the predicates of one INSERT's tree.
 pub(crate) fn normalize(rel: Rel, est: &RelEstimator<'_>) -> Rel {
@@ -297,35 +297,6 @@ pub(super) fn never_true_when_null(e: &Expr, padded: &dyn Fn(usize) -> bool) -> 
             operand,
         } => null_when_null(operand, padded),
         _ => null_when_null(e, padded),
-    }
-}
-
-/// Whether `e` is NULL when every column for which `padded` holds is NULL
-/// (strict operators over such a column; anything else is assumed not).
-fn null_when_null(e: &Expr, padded: &dyn Fn(usize) -> bool) -> bool {
-    match &e.kind {
-        ExprKind::Column(c) => padded(*c),
-        ExprKind::Binary { op, left, right } => {
-            !matches!(
-                op,
-                BinaryOp::And
-                    | BinaryOp::Or
-                    | BinaryOp::IsDistinctFrom
-                    | BinaryOp::IsNotDistinctFrom
-            ) && (null_when_null(left, padded) || null_when_null(right, padded))
-        }
-        ExprKind::Unary {
-            op: UnaryOp::Not | UnaryOp::Negate,
-            operand,
-        }
-        | ExprKind::Cast { operand, .. }
-        | ExprKind::Extract { operand, .. }
-        | ExprKind::RoundTime { operand, .. }
-        | ExprKind::InList { operand, .. } => null_when_null(operand, padded),
-        ExprKind::Like {
-            operand, pattern, ..
-        } => null_when_null(operand, padded) || null_when_null(pattern, padded),
-        _ => false,
     }
 }
 

@@ -19,29 +19,7 @@ use crate::ir::{visit, BinaryOp, Expr, ExprKind, UnaryOp};
 
 /// Whether `e` is NULL whenever column `c` is NULL.
 fn strict_in(e: &Expr, c: usize) -> bool {
-    match &e.kind {
-        ExprKind::Column(i) => *i == c,
-        ExprKind::Cast { operand, .. }
-        | ExprKind::Extract { operand, .. }
-        | ExprKind::Unary {
-            op: UnaryOp::Negate | UnaryOp::Not,
-            operand,
-        } => strict_in(operand, c),
-        ExprKind::InList { operand, .. } => strict_in(operand, c),
-        ExprKind::Like {
-            operand, pattern, ..
-        } => strict_in(operand, c) || strict_in(pattern, c),
-        ExprKind::Binary { op, left, right } => {
-            !matches!(
-                op,
-                BinaryOp::And
-                    | BinaryOp::Or
-                    | BinaryOp::IsDistinctFrom
-                    | BinaryOp::IsNotDistinctFrom
-            ) && (strict_in(left, c) || strict_in(right, c))
-        }
-        _ => false,
-    }
+    crate::ir::null_when_null(e, &|i| i == c)
 }
 
 /// Whether the condition `e` is never TRUE when column `c` is NULL.
