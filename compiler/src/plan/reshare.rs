@@ -93,9 +93,14 @@ pub(crate) fn reshare(mut plan: Plan, opt: &Optimizers<'_>) -> Plan {
             None
         };
         let cost = |p: &Option<Plan>| p.as_ref().and_then(plan_cost).unwrap_or(f64::INFINITY);
-        let next = if cost(&all) <= cost(&best) { all } else { best };
+        let (all_cost, best_cost) = (cost(&all), cost(&best));
+        let (next, next_cost) = if all_cost <= best_cost {
+            (all, all_cost)
+        } else {
+            (best, best_cost)
+        };
         match next {
-            Some(next) if cost(&Some(next.clone())) < current * (1.0 - 1e-9) => plan = next,
+            Some(next) if next_cost < current * (1.0 - 1e-9) => plan = next,
             _ => return plan,
         }
     }
@@ -169,14 +174,17 @@ fn twin_groups(plan: &Plan) -> (Plan, Vec<Vec<Twin>>) {
     (work, groups)
 }
 
+/// The number of distinct nodes `id` is computed from, itself included
+/// (each shared input once, so a DAG of self-joins stays linear).
 fn subtree_size(plan: &Plan, id: NodeId) -> usize {
-    1 + plan
-        .node(id)
-        .kind
-        .inputs()
-        .iter()
-        .map(|&i| subtree_size(plan, i))
-        .sum::<usize>()
+    let mut seen = HashSet::new();
+    let mut stack = vec![id];
+    while let Some(n) = stack.pop() {
+        if seen.insert(n) {
+            stack.extend(plan.node(n).kind.inputs());
+        }
+    }
+    seen.len()
 }
 
 /// The node as it is: its own base, no filter, every column.
