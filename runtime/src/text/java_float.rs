@@ -107,32 +107,18 @@ fn digits(exponent: i32, fraction: u64, significant_bits: i32) -> JavaDigits {
         };
         return long_digits(value, insignificant);
     }
-    // value = B / S × 10^decimal_exponent with 1 <= B/S < 10; M is half an
-    // ulp scaled like B. Each factor is kept as powers of 2 and 5.
-    let mut decimal_exponent = estimate_decimal_exponent(fraction, exponent);
-    let b5 = (-decimal_exponent).max(0);
-    let mut b2 = b5 + tiny_bits + exponent;
-    let s5 = decimal_exponent.max(0);
-    let mut s2 = s5 + tiny_bits;
-    let m5 = b5;
-    let mut m2 = b2 - significant_bits;
-    let fraction = fraction >> tail_zeros;
-    b2 -= fraction_bits - 1;
-    let common = b2.min(s2);
-    b2 -= common;
-    s2 -= common;
-    m2 -= common;
-    if fraction_bits == 1 {
-        // A power of two: the next value below is half as far.
-        m2 -= 1;
-    }
-    if m2 < 0 {
-        b2 -= m2;
-        s2 -= m2;
-        m2 = 0;
-    }
-    let b_bits = fraction_bits + b2 + five_pow_bits(b5);
-    let ten_s_bits = s2 + 1 + five_pow_bits(s5 + 1);
+    let Scaled {
+        mut decimal_exponent,
+        fraction,
+        b5,
+        b2,
+        m5,
+        m2,
+        s5,
+        s2,
+        b_bits,
+        ten_s_bits,
+    } = scale(exponent, fraction, significant_bits);
     let mut out = JavaDigits {
         digits: [0; 20],
         len: 0,
@@ -213,6 +199,104 @@ fn digits(exponent: i32, fraction: u64, significant_bits: i32) -> JavaDigits {
         out.round_up();
     }
     out
+}
+
+/// A value as the JDK's digit loop sees it: `B / S × 10^decimal_exponent`
+/// with `1 <= B/S < 10` (the estimate may be one too high), `M` half an ulp
+/// scaled like `B`; `B = fraction × 5^b5 × 2^b2`, `S = 5^s5 × 2^s2`,
+/// `M = 5^m5 × 2^m2`. `b_bits` and `ten_s_bits` are the JDK's size estimates
+/// of `B` and `10 S`, which choose the int, long or big-integer loop.
+struct Scaled {
+    decimal_exponent: i32,
+    /// The fraction without its trailing zero bits.
+    fraction: u64,
+    b5: i32,
+    b2: i32,
+    m5: i32,
+    m2: i32,
+    s5: i32,
+    s2: i32,
+    b_bits: i32,
+    ten_s_bits: i32,
+}
+
+/// The JDK's scaling of a value that is not an integer of a long:
+/// `value = fraction × 2^(exponent - 52)`, as in [`digits`].
+fn scale(exponent: i32, fraction: u64, significant_bits: i32) -> Scaled {
+    let tail_zeros = fraction.trailing_zeros() as i32;
+    let fraction_bits = 53 - tail_zeros;
+    let tiny_bits = (fraction_bits - exponent - 1).max(0);
+    let decimal_exponent = estimate_decimal_exponent(fraction, exponent);
+    let b5 = (-decimal_exponent).max(0);
+    let mut b2 = b5 + tiny_bits + exponent;
+    let s5 = decimal_exponent.max(0);
+    let mut s2 = s5 + tiny_bits;
+    let m5 = b5;
+    let mut m2 = b2 - significant_bits;
+    let fraction = fraction >> tail_zeros;
+    b2 -= fraction_bits - 1;
+    let common = b2.min(s2);
+    b2 -= common;
+    s2 -= common;
+    m2 -= common;
+    if fraction_bits == 1 {
+        // A power of two: the next value below is half as far.
+        m2 -= 1;
+    }
+    if m2 < 0 {
+        b2 -= m2;
+        s2 -= m2;
+        m2 = 0;
+    }
+    Scaled {
+        decimal_exponent,
+        fraction,
+        b5,
+        b2,
+        m5,
+        m2,
+        s5,
+        s2,
+        b_bits: fraction_bits + b2 + five_pow_bits(b5),
+        ten_s_bits: s2 + 1 + five_pow_bits(s5 + 1),
+    }
+}
+
+/// Whether the JDK prints a double of the plain range `[10^-3, 10^7)`
+/// (positive, normal, not an integer, not a power of two) as the shortest
+/// decimal that reads back as it, the nearest of them: what ryu prints.
+///
+/// The JDK's loop stops at the first digit where the truncated decimal or
+/// the next one up lies strictly within half an ulp `M` of the value, and
+/// rounds to the nearer (see [`short_digits`]): in exact arithmetic that is
+/// the shortest decimal inside, and of that length only those two can be
+/// inside. In this range no decimal of 17 digits or fewer is on the
+/// interval's edge or halfway between two such decimals (either would need
+/// as many significant digits as the value's exact binary fraction, over
+/// 20 here), so ryu's choice, which may include the edges, is the same. The
+/// JDK's arithmetic is exact unless its long loop wraps: `true` when the
+/// big-integer loops run (exact), or the long loop does and `B`, `10 S` and
+/// `10^18 M + 10 S` stay below 2^63 (17 digits and one leading zero step
+/// at most); the int loop is left to the caller's slow path.
+#[inline]
+pub(crate) fn prints_shortest(value: f64) -> bool {
+    let bits = value.to_bits();
+    let fraction = (bits & ((1 << 52) - 1)) | (1 << 52);
+    let exponent = ((bits >> 52) & 0x7ff) as i32 - 1023;
+    let s = scale(exponent, fraction, 53);
+    if s.b_bits < 32 && s.ten_s_bits < 32 {
+        return false;
+    }
+    if s.b_bits >= 64 || s.ten_s_bits >= 64 {
+        return true;
+    }
+    // The long loop's b_bits < 64 keeps every 5^p here within the table.
+    let pow5 = |p: i32| u128::from(pow5_wrapping(p));
+    let b = u128::from(s.fraction) * pow5(s.b5) << s.b2;
+    let ten_s = 10 * (pow5(s.s5) << s.s2);
+    let m = pow5(s.m5) << s.m2;
+    const LIMIT: u128 = 1 << 63;
+    b < LIMIT && b < ten_s && m * 1_000_000_000_000_000_000 + ten_s < LIMIT
 }
 
 /// `5^p` modulo 2^64 (a table up to 5^27, which a long holds); truncated
