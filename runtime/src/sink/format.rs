@@ -234,9 +234,7 @@ impl CsvFormat {
         {
             // The space forces quotes and nothing inside is doubled.
             if let Some(q) = self.quote {
-                out.push(q);
-                render(out);
-                out.push(q);
+                ts.write_sql_quoted(out, q);
                 return;
             }
         }
