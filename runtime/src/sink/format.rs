@@ -18,6 +18,7 @@
 //! assert_eq!(out, b"7,\"with space\",351.8,\n");
 //! ```
 
+use crate::text::append::append_short;
 use crate::text::{base64, number};
 use crate::value::{Date, Decimal, DecimalType, FractionStyle, Str, Time, Timestamp};
 
@@ -201,7 +202,7 @@ impl CsvFormat {
             .iter()
             .fold(0u8, |acc, &c| acc | self.byte_class[c as usize]);
         if !self.needs_quotes(s, classes) {
-            out.extend_from_slice(s);
+            append_short(out, s);
             return;
         }
         let q = self.quote.unwrap_or(b'"');

@@ -9,13 +9,14 @@
 //! checked) and `Double.parseDouble`-style floats (surrounding whitespace, `NaN`,
 //! `Infinity`, optional `f`/`d` suffix).
 
+use super::append::append_short;
 use super::java_float;
 
 /// Appends an integer (any primitive) in decimal.
 #[inline]
 pub fn write_int<I: itoa::Integer>(out: &mut Vec<u8>, v: I) {
     let mut b = itoa::Buffer::new();
-    out.extend_from_slice(b.format(v).as_bytes());
+    append_short(out, b.format(v).as_bytes());
 }
 
 /// Appends `Double.toString(v)` as Java 17 prints it.
@@ -48,18 +49,18 @@ fn write_plain(out: &mut Vec<u8>, n: u64, p: i32) {
     let mut text = itoa::Buffer::new();
     let text = text.format(n).as_bytes();
     if p <= 0 {
-        out.extend_from_slice(text);
+        append_short(out, text);
         out.extend_from_slice(&b"0000000"[..(-p) as usize]);
         out.extend_from_slice(b".0");
     } else if text.len() > p as usize {
         let (whole, fraction) = text.split_at(text.len() - p as usize);
-        out.extend_from_slice(whole);
+        append_short(out, whole);
         out.push(b'.');
-        out.extend_from_slice(fraction);
+        append_short(out, fraction);
     } else {
         out.extend_from_slice(b"0.");
-        out.extend_from_slice(&b"00"[..p as usize - text.len()]);
-        out.extend_from_slice(text);
+        append_short(out, &b"00"[..p as usize - text.len()]);
+        append_short(out, text);
     }
 }
 
