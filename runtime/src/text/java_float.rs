@@ -292,7 +292,7 @@ pub(crate) fn prints_shortest(value: f64) -> bool {
     }
     // The long loop's b_bits < 64 keeps every 5^p here within the table.
     let pow5 = |p: i32| u128::from(pow5_wrapping(p));
-    let b = u128::from(s.fraction) * pow5(s.b5) << s.b2;
+    let b = (u128::from(s.fraction) * pow5(s.b5)) << s.b2;
     let ten_s = 10 * (pow5(s.s5) << s.s2);
     let m = pow5(s.m5) << s.m2;
     const LIMIT: u128 = 1 << 63;
