@@ -1006,6 +1006,13 @@ impl Binder<'_> {
             ));
         }
         let name = function_name(function, span)?;
+        if name.eq_ignore_ascii_case("LISTAGG") {
+            return Err(Diagnostic::unsupported(
+                span,
+                "LISTAGG as an aggregate function (without OVER)",
+            )
+            .with_note("Flink 2.3 accepts it; stmtc supports LISTAGG over a window only"));
+        }
         if name.eq_ignore_ascii_case("TIMESTAMPDIFF") || name.eq_ignore_ascii_case("TIMESTAMPADD") {
             return self.bind_timestamp_arith(&name.to_ascii_uppercase(), function, cx, span);
         }

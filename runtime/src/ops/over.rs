@@ -341,6 +341,28 @@ pub fn over_frames<A, R: Clone>(
     out
 }
 
+/// LISTAGG: the non-NULL values folded in, in order, joined by the
+/// separator; NULL when there is none (Flink's LISTAGG skips NULLs).
+#[derive(Default)]
+pub struct ListAgg(Option<String>);
+
+impl ListAgg {
+    #[inline]
+    pub fn add(&mut self, v: Option<&str>, separator: &str) {
+        let Some(v) = v else { return };
+        match &mut self.0 {
+            Some(joined) => {
+                joined.push_str(separator);
+                joined.push_str(v);
+            }
+            None => self.0 = Some(v.to_owned()),
+        }
+    }
+    pub fn result(&self) -> Option<crate::value::Str> {
+        self.0.as_deref().map(crate::value::Str::from)
+    }
+}
+
 /// FIRST_VALUE: the first non-NULL value folded in (Flink's FIRST_VALUE
 /// skips NULLs).
 pub struct FirstValue<T>(Option<T>);
