@@ -1205,6 +1205,16 @@ impl Binder<'_> {
         if function.over.is_some() {
             return Err(Diagnostic::unsupported(span, "OVER windows"));
         }
+        if !function.within_group.is_empty() {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "Aggregate expression '{}' must not contain a WITHIN GROUP clause",
+                    name.to_ascii_uppercase()
+                ),
+            )
+            .with_note("this is Flink's message"));
+        }
         let grouping = cx.grouping.as_deref_mut().expect("grouped mode");
         let input = grouping.input.clone();
         let (distinct, raw_args) = match &function.args {

@@ -238,7 +238,7 @@ impl Binder<'_> {
         })?;
         let upper = name.to_ascii_uppercase();
         let spec = &resolve_window(&collector.named, window, span, 0)?;
-        let within_group = matches!(kind, Kind::ListAgg) && !function.within_group.is_empty();
+        let within_group = !function.within_group.is_empty();
         if function.filter.is_some() || within_group {
             let clause = if within_group {
                 "WITHIN GROUP"

@@ -98,14 +98,19 @@ impl Binder<'_> {
                 ),
             )));
         }
-        if function.filter.is_some() {
+        if function.filter.is_some() || !function.within_group.is_empty() {
+            let clause = if function.filter.is_some() {
+                "FILTER"
+            } else {
+                "WITHIN GROUP"
+            };
             return Some(Err(Diagnostic::error(
                 span,
                 "OVER must be applied to aggregate function",
             )
-            .with_note(
-                "this is Flink's message: it takes no FILTER on a window call",
-            )));
+            .with_note(format!(
+                "this is Flink's message: it takes no {clause} on a window call"
+            ))));
         }
         if function.null_treatment.is_some() {
             return Some(Err(Diagnostic::error(
