@@ -600,4 +600,26 @@ mod tests {
         }
         assert_eq!(t.finish(2, cmp)[0].1, vec![(1, 2), (1, 2)]);
     }
+
+    #[test]
+    fn listagg_skips_nulls_and_is_null_without_values() {
+        let values = [Some("a"), None, Some("b"), Some("")];
+        // A running frame and sliding frames of two rows.
+        let running: Vec<(usize, usize)> = (1..=4).map(|e| (0, e)).collect();
+        let sliding = [(0, 1), (0, 2), (1, 3), (2, 4), (4, 4)];
+        let agg = |frames: &[(usize, usize)]| -> Vec<Option<String>> {
+            over_frames(
+                frames,
+                ListAgg::default,
+                |acc: &mut ListAgg, j| acc.add(values[j], "-"),
+                |acc: &ListAgg| acc.result().map(|s| s.as_str().to_string()),
+            )
+        };
+        let s = |v: &str| Some(v.to_string());
+        assert_eq!(agg(&running), vec![s("a"), s("a"), s("a-b"), s("a-b-")]);
+        assert_eq!(agg(&sliding), vec![s("a"), s("a"), s("b"), s("b-"), None]);
+        let mut only_nulls = ListAgg::default();
+        only_nulls.add(None, ",");
+        assert!(only_nulls.result().is_none());
+    }
 }
