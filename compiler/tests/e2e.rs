@@ -1,13 +1,16 @@
 //! End to end: every valid fixture with Flink-produced outputs is compiled,
 //! its crate built in release, as `stmtc run` builds it (in the target
 //! directory and against the runtime every test shares, `support/shared_build.rs`,
-//! so the runtime compiles once per suite), run on the fixture's data, and every sink's output is
+//! so the runtime compiles once per suite; all crates in one cargo run, once
+//! for every test here, see [`built`]), run on the fixture's data, and every sink's output is
 //! compared with what Flink 2.3 wrote (`fixtures/<case>/expected/`, see each
 //! fixture's FLINK.md). Rows are compared as sorted lines unless the case has
 //! `expected/ORDERED` (its SQL defines the order).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 use stmtc::diagnostics::SourceFile;
 
@@ -40,20 +43,20 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// Compiles, builds and runs one fixture; `Err` describes what went wrong.
-fn run_case(case: &str, work: &Path, runtime: &Path, threads: usize) -> Result<(), String> {
-    run_case_with(case, work, runtime, threads, None)
+/// The fixtures with Flink's outputs (`expected/`), TPC-H's suite included.
+fn fixture_cases() -> Vec<String> {
+    let mut cases: Vec<String> = std::fs::read_dir(workspace().join("fixtures"))
+        .expect("fixtures/")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("expected").is_dir())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    cases.sort();
+    cases
 }
 
-/// `run_case`, with `--memory-budget budget` when given: then the job must
-/// report that it spilled, and leave no spill folder behind.
-fn run_case_with(
-    case: &str,
-    work: &Path,
-    runtime: &Path,
-    threads: usize,
-    budget: Option<&str>,
-) -> Result<(), String> {
+/// Compiles one fixture into its crate folder.
+fn compile_case(case: &str, runtime: &Path) -> Result<(), String> {
     let fixture = workspace().join("fixtures").join(case);
     let text = std::fs::read_to_string(fixture.join("job.sql")).map_err(|e| e.to_string())?;
     let file = SourceFile::new(format!("fixtures/{case}/job.sql"), text);
@@ -66,8 +69,53 @@ fn run_case_with(
             )
         })?;
     shared_build::write_files(&shared_build::crate_dir(case), &compiled.files);
-    let binary = shared_build::build(case)
-        .map_err(|e| format!("{case}: the generated crate does not build:\n{e}"))?;
+    Ok(())
+}
+
+/// Every fixture of [`fixture_cases`] compiled and built, once per run of
+/// this binary: the first test to ask builds them all in one cargo run
+/// (side by side on every core), the others wait for it.
+fn built() -> &'static BTreeMap<String, Result<PathBuf, String>> {
+    static BUILT: OnceLock<BTreeMap<String, Result<PathBuf, String>>> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
+        let mut results = BTreeMap::new();
+        let mut packages = Vec::new();
+        for case in fixture_cases() {
+            match compile_case(&case, &runtime) {
+                Ok(()) => packages.push(case),
+                Err(e) => {
+                    results.insert(case, Err(e));
+                }
+            }
+        }
+        for (case, result) in shared_build::build_many("e2e", &packages) {
+            let result =
+                result.map_err(|e| format!("{case}: the generated crate does not build:\n{e}"));
+            results.insert(case, result);
+        }
+        results
+    })
+}
+
+/// Runs one built fixture; `Err` describes what went wrong.
+fn run_case(case: &str, work: &Path, threads: usize) -> Result<(), String> {
+    run_case_with(case, work, threads, None)
+}
+
+/// `run_case`, with `--memory-budget budget` when given: then the job must
+/// report that it spilled, and leave no spill folder behind.
+fn run_case_with(
+    case: &str,
+    work: &Path,
+    threads: usize,
+    budget: Option<&str>,
+) -> Result<(), String> {
+    let fixture = workspace().join("fixtures").join(case);
+    let binary = built()
+        .get(case)
+        .cloned()
+        .unwrap_or_else(|| Err(format!("{case}: not a fixture with expected outputs")))?;
     // Run where the job's relative paths point: a copy of the fixture's data.
     let run_dir = work.join("run").join(case);
     let _ = std::fs::remove_dir_all(&run_dir);
@@ -179,15 +227,17 @@ fn run_case_with(
 #[test]
 fn fixtures_produce_flinks_results() {
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e");
-    let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
-    let mut cases: Vec<String> = std::fs::read_dir(workspace().join("fixtures"))
-        .expect("fixtures/")
-        .filter_map(Result::ok)
+    let cases: Vec<String> = fixture_cases()
+        .into_iter()
         // A folder with `queries/` is a suite of jobs with a test of its own (tpch.rs).
-        .filter(|e| e.path().join("expected").is_dir() && !e.path().join("queries").is_dir())
-        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|case| {
+            !workspace()
+                .join("fixtures")
+                .join(case)
+                .join("queries")
+                .is_dir()
+        })
         .collect();
-    cases.sort();
     assert!(
         cases.len() >= 10,
         "expected the seed fixtures, found {cases:?}"
@@ -196,9 +246,8 @@ fn fixtures_produce_flinks_results() {
     let mut passed = Vec::new();
     for case in &cases {
         let gap = KNOWN_GAPS.iter().find(|(c, _)| c == case);
-        let result = run_case(case, &work, &runtime, 1).and_then(|()| {
-            run_case(case, &work, &runtime, 3)
-                .map_err(|e| format!("with 3 threads and small splits: {e}"))
+        let result = run_case(case, &work, 1).and_then(|()| {
+            run_case(case, &work, 3).map_err(|e| format!("with 3 threads and small splits: {e}"))
         });
         match (result, gap) {
             (Ok(()), None) => passed.push(case.clone()),
@@ -224,7 +273,6 @@ fn fixtures_produce_flinks_results() {
 #[test]
 fn spools_joins_aggregates_and_sorts_spill_beyond_a_tiny_budget_and_clean_up() {
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-spill");
-    let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
     let mut failures = Vec::new();
     // Spools spill, every join build beyond 1 KiB partitions to disk (grace
     // hash join: inner, outer on either side, semi and anti joins, NULL
@@ -251,7 +299,7 @@ fn spools_joins_aggregates_and_sorts_spill_beyond_a_tiny_budget_and_clean_up() {
         "subqueries",
         "tpch",
     ] {
-        if let Err(e) = run_case_with(case, &work, &runtime, 3, Some("1kb")) {
+        if let Err(e) = run_case_with(case, &work, 3, Some("1kb")) {
             failures.push(e);
         }
     }

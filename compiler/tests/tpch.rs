@@ -27,17 +27,20 @@ fn suite() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/tpch")
 }
 
-/// Compiles `text` as package `package`, builds it, runs it in a fresh
-/// folder whose `data` is the suite's, and compares the sinks `sinks`.
-fn run_job(package: &str, name: &str, text: String, sinks: &[String]) -> Result<(), String> {
+/// Compiles `text` as package `package` into its crate folder.
+fn compile_job(package: &str, name: &str, text: String) -> Result<(), String> {
     let file = SourceFile::new(name.to_string(), text);
     let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
     let location = stmtc::RuntimeLocation::Path(runtime.display().to_string());
     let compiled = stmtc::compile(file, &location, Some(package), Some(&suite()))
         .map_err(|c| format!("{name}: does not compile:\n{}", c.render_diagnostics(false)))?;
     shared_build::write_files(&shared_build::crate_dir(package), &compiled.files);
-    let binary = shared_build::build(package)
-        .map_err(|e| format!("{name}: the generated crate does not build:\n{e}"))?;
+    Ok(())
+}
+
+/// Runs the built `binary` in a fresh folder whose `data` is the suite's,
+/// and compares the sinks `sinks`.
+fn run_job(package: &str, name: &str, binary: &Path, sinks: &[String]) -> Result<(), String> {
     let run_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("tpch")
         .join(package);
@@ -45,7 +48,7 @@ fn run_job(package: &str, name: &str, text: String, sinks: &[String]) -> Result<
     std::fs::create_dir_all(&run_dir).map_err(|e| e.to_string())?;
     std::os::unix::fs::symlink(suite().join("data"), run_dir.join("data"))
         .map_err(|e| e.to_string())?;
-    let output = Command::new(&binary)
+    let output = Command::new(binary)
         .arg("--quiet")
         .env("STMTC_THREADS", "2")
         .current_dir(&run_dir)
@@ -120,6 +123,8 @@ fn tpch_queries_match_flink_alone_and_as_one_statement_set() {
     assert_eq!(queries.len(), 22, "the 22 TPC-H queries: {queries:?}");
     let mut failures = Vec::new();
     let mut supported = Vec::new();
+    // (package, file name, job text, sinks to compare)
+    let mut jobs: Vec<(String, String, String, Vec<String>)> = Vec::new();
     for q in &queries {
         let name = format!("fixtures/tpch/queries/{q}.sql");
         let text = std::fs::read_to_string(suite().join("queries").join(format!("{q}.sql")))
@@ -137,18 +142,38 @@ fn tpch_queries_match_flink_alone_and_as_one_statement_set() {
             continue;
         }
         supported.push(q.clone());
-        if let Err(e) = run_job(&format!("tpch_{q}"), &name, text, std::slice::from_ref(q)) {
-            failures.push(e);
+        jobs.push((format!("tpch_{q}"), name, text, vec![q.clone()]));
+    }
+    jobs.push((
+        "tpch_set".to_string(),
+        "fixtures/tpch/job.sql (supported queries)".to_string(),
+        statement_set_of(&supported),
+        supported.clone(),
+    ));
+    // Compile every job, build them in one cargo run, then run each.
+    let mut packages = Vec::new();
+    for (package, name, text, _) in &jobs {
+        match compile_job(package, name, text.clone()) {
+            Ok(()) => packages.push(package.clone()),
+            Err(e) => failures.push(e),
         }
     }
-    let together = statement_set_of(&supported);
-    if let Err(e) = run_job(
-        "tpch_set",
-        "fixtures/tpch/job.sql (supported queries)",
-        together,
-        &supported,
-    ) {
-        failures.push(format!("as one statement set: {e}"));
+    let built = shared_build::build_many("tpch", &packages);
+    for (package, name, _, sinks) in &jobs {
+        let Some(binary) = built.get(package) else {
+            continue; // did not compile: reported above
+        };
+        let result = binary
+            .as_ref()
+            .map_err(|e| format!("{name}: the generated crate does not build:\n{e}"))
+            .and_then(|binary| run_job(package, name, binary, sinks));
+        if let Err(e) = result {
+            failures.push(if package == "tpch_set" {
+                format!("as one statement set: {e}")
+            } else {
+                e
+            });
+        }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -1006,6 +1006,13 @@ impl Binder<'_> {
             ));
         }
         let name = function_name(function, span)?;
+        if name.eq_ignore_ascii_case("LISTAGG") {
+            return Err(Diagnostic::unsupported(
+                span,
+                "LISTAGG as an aggregate function (without OVER)",
+            )
+            .with_note("Flink 2.3 accepts it; stmtc supports LISTAGG over a window only"));
+        }
         if name.eq_ignore_ascii_case("TIMESTAMPDIFF") || name.eq_ignore_ascii_case("TIMESTAMPADD") {
             return self.bind_timestamp_arith(&name.to_ascii_uppercase(), function, cx, span);
         }
@@ -1197,6 +1204,16 @@ impl Binder<'_> {
         let name = function_name(function, span)?;
         if function.over.is_some() {
             return Err(Diagnostic::unsupported(span, "OVER windows"));
+        }
+        if !function.within_group.is_empty() {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "Aggregate expression '{}' must not contain a WITHIN GROUP clause",
+                    name.to_ascii_uppercase()
+                ),
+            )
+            .with_note("this is Flink's message"));
         }
         let grouping = cx.grouping.as_deref_mut().expect("grouped mode");
         let input = grouping.input.clone();

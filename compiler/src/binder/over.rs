@@ -30,6 +30,7 @@ use crate::typing;
 
 type BResult<T> = Result<T, Diagnostic>;
 
+mod listagg;
 mod variance;
 
 /// Window call `k` of a SELECT list is `Column(PLACEHOLDER + k)` until the
@@ -145,6 +146,7 @@ enum Kind {
     Offset { lead: bool },
     Value(OverFunction),
     Aggregate(AggregateFunction),
+    ListAgg,
 }
 
 fn kind_of(name: &str) -> Option<Kind> {
@@ -164,6 +166,7 @@ fn kind_of(name: &str) -> Option<Kind> {
         "AVG" => Kind::Aggregate(AggregateFunction::Avg),
         "MIN" => Kind::Aggregate(AggregateFunction::Min),
         "MAX" => Kind::Aggregate(AggregateFunction::Max),
+        "LISTAGG" => Kind::ListAgg,
         _ => return None,
     })
 }
@@ -235,10 +238,17 @@ impl Binder<'_> {
         })?;
         let upper = name.to_ascii_uppercase();
         let spec = &resolve_window(&collector.named, window, span, 0)?;
-        if function.filter.is_some() {
+        let within_group = !function.within_group.is_empty();
+        if function.filter.is_some() || within_group {
+            let clause = if within_group {
+                "WITHIN GROUP"
+            } else {
+                "FILTER"
+            };
             return Err(
-                Diagnostic::error(span, "OVER must be applied to aggregate function")
-                    .with_note("this is Flink's message: it takes no FILTER on a window call"),
+                Diagnostic::error(span, "OVER must be applied to aggregate function").with_note(
+                    format!("this is Flink's message: it takes no {clause} on a window call"),
+                ),
             );
         }
         // Flink 2.3 accepts IGNORE/RESPECT NULLS on LAG and LEAD and then
@@ -513,6 +523,16 @@ impl Binder<'_> {
                     .map(|((e, _), t)| collector.column_of(cast_to_kind(e, t.kind)))
                     .collect();
                 (OverFunction::Aggregate(a), columns, sig.result)
+            }
+            Kind::ListAgg => {
+                let args = args.into_iter().map(|(e, _)| e).collect();
+                let (value, separator) = listagg::check_args(args, span)?;
+                let ty = value.ty;
+                let mut columns = vec![collector.column_of(value)];
+                if let Some(sep) = separator {
+                    columns.push(collector.column_of(sep));
+                }
+                (OverFunction::ListAgg, columns, ty)
             }
         };
         let call = OverCall {

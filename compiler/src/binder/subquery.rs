@@ -649,7 +649,7 @@ impl Binder<'_> {
         // `inner = outer` keys gets a value generator (`generator.rs`); other
         // subqueries join on the whole condition.
         let generate = match self.subq.readers.last() {
-            Some(nested::Reader::Scalar) => true,
+            Some(nested::Reader::Scalar | nested::Reader::Extremes) => true,
             Some(_) => aggregates && !self.subq.lifted,
             None => false,
         };
@@ -994,7 +994,8 @@ impl Binder<'_> {
     /// subquery expression with an enclosing one; the subquery expressions
     /// become extra GROUP BY keys. Returns them and the outer sides.
     pub(crate) fn correlation_keys(&mut self, corr: Vec<Expr>) -> BResult<Vec<(Expr, Expr)>> {
-        if self.subq.lifted {
+        // Under MIN/MAX the lifted pairs repeat rows harmlessly (`nested.rs`).
+        if self.subq.lifted && self.subq.readers.last() != Some(&nested::Reader::Extremes) {
             let span = corr.first().map_or_else(Span::default, |c| c.span);
             return Err(Diagnostic::unsupported(
                 span,
@@ -1093,7 +1094,12 @@ impl Binder<'_> {
         let grouped =
             self.subq.grouped_frames.last().map(|i| i + 1) == Some(self.subq.frames.len());
         let scope = cx.scope;
-        let mut sub = self.bind_subquery(query, Some(scope), nested::Reader::Scalar, span)?;
+        let reader = if nested::extremes_only(query) {
+            nested::Reader::Extremes
+        } else {
+            nested::Reader::Scalar
+        };
+        let mut sub = self.bind_subquery(query, Some(scope), reader, span)?;
         let generator = sub.generator.take();
         if grouped && !sub.corr.is_empty() {
             self.check_grouped_correlation(&sub, cx, "scalar subquery", span)?;

@@ -296,7 +296,10 @@ impl Gen<'_> {
                     }).collect()
                 }
             }
-            OverFunction::FirstValue | OverFunction::LastValue | OverFunction::Aggregate(_) => {
+            OverFunction::FirstValue
+            | OverFunction::LastValue
+            | OverFunction::Aggregate(_)
+            | OverFunction::ListAgg => {
                 let f = self.frame_of(call.frame, input, order, frames, frame_stmts)?;
                 let (acc_ty, init, add, result) = self.frame_accumulator(call, input)?;
                 // COUNT(*) adds a row without reading it.
@@ -431,6 +434,23 @@ impl Gen<'_> {
                     quote!(Default::default()),
                     quote!(acc.add(#v.clone());),
                     quote!(acc.result().cloned()),
+                ));
+            }
+            OverFunction::ListAgg => {
+                let v = arg.ok_or("LISTAGG without an argument")?;
+                // The separator is a constant column (a literal, never NULL).
+                let separator = match call.args.get(1) {
+                    Some(&s) => {
+                        let s = col_ident(s);
+                        quote!(row.#s.as_deref().unwrap_or_default())
+                    }
+                    None => quote!(","),
+                };
+                return Ok((
+                    quote!(rt::ops::over::ListAgg),
+                    quote!(Default::default()),
+                    quote!(acc.add(#v.as_deref(), #separator);),
+                    quote!(acc.result()),
                 ));
             }
             OverFunction::Aggregate(a) => a,

@@ -12,7 +12,7 @@ pub struct OverCall {
     pub function: OverFunction,
     /// Input column positions: the value argument (LAG/LEAD, FIRST_VALUE,
     /// LAST_VALUE, aggregates; empty for `COUNT(*)` and ranking functions),
-    /// then LAG/LEAD's default when given.
+    /// then LAG/LEAD's default or LISTAGG's separator when given.
     pub args: Vec<usize>,
     /// The frame the call aggregates over (aggregates, FIRST_VALUE,
     /// LAST_VALUE); ranking functions, NTILE, LAG and LEAD ignore it.
@@ -38,6 +38,9 @@ pub enum OverFunction {
     LastValue,
     /// COUNT, SUM, AVG, MIN or MAX over the frame.
     Aggregate(AggregateFunction),
+    /// `LISTAGG(value [, separator])`: the frame's non-NULL values joined;
+    /// the separator (a constant) is the second argument when given.
+    ListAgg,
 }
 
 impl OverFunction {
@@ -54,6 +57,7 @@ impl OverFunction {
             OverFunction::FirstValue => "FIRST_VALUE".into(),
             OverFunction::LastValue => "LAST_VALUE".into(),
             OverFunction::Aggregate(a) => a.name().to_ascii_uppercase(),
+            OverFunction::ListAgg => "LISTAGG".into(),
         }
     }
 
@@ -61,7 +65,10 @@ impl OverFunction {
     pub fn uses_frame(self) -> bool {
         matches!(
             self,
-            OverFunction::FirstValue | OverFunction::LastValue | OverFunction::Aggregate(_)
+            OverFunction::FirstValue
+                | OverFunction::LastValue
+                | OverFunction::Aggregate(_)
+                | OverFunction::ListAgg
         )
     }
 }

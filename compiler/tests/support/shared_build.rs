@@ -8,8 +8,12 @@
 //! with the semantics a user gets (no overflow checks, no debug assertions);
 //! only the job crate's own code is left unoptimized (see [`build`]).
 //!
+//! [`build_many`] builds a suite's crates in one cargo run, so that cargo
+//! compiles them side by side on every core.
+//!
 //! Included with `#[path]` by the integration tests and by the expression
-//! codegen unit test, so it uses nothing but std.
+//! codegen unit test, so it uses nothing but std and `serde_json` (a
+//! dependency of stmtc, hence of its tests).
 
 #![allow(dead_code)] // each includer uses part of it
 
@@ -132,4 +136,134 @@ pub fn build(package: &str) -> Result<PathBuf, String> {
         ));
     }
     Ok(binary(package))
+}
+
+/// Builds the job crates `packages` (each written to `crate_dir(package)`
+/// by the caller) as [`build`] would, but in one cargo run: the crates
+/// become the binaries of one package per runtime dependency line (the same
+/// runtime features), `jobs/_batch_<group>-<n>`, whose targets are the jobs'
+/// own `src/main.rs` files, so cargo compiles them in parallel and checks the
+/// runtime once. Returns each package's binary, or cargo's messages about it
+/// (its errors, or its warnings: generated code has none).
+pub fn build_many(
+    batch: &str,
+    packages: &[String],
+) -> std::collections::BTreeMap<String, Result<PathBuf, String>> {
+    use std::collections::BTreeMap;
+    let mut results = BTreeMap::new();
+    // Group by the crate's runtime dependency line: its path and features.
+    let mut groups: BTreeMap<String, Vec<&String>> = BTreeMap::new();
+    for package in packages {
+        let manifest = crate_dir(package).join("Cargo.toml");
+        match std::fs::read_to_string(&manifest) {
+            Ok(text) => {
+                let line = text
+                    .lines()
+                    .find(|l| l.starts_with("stmtc-runtime"))
+                    .unwrap_or_default()
+                    .to_string();
+                groups.entry(line).or_default().push(package);
+            }
+            Err(e) => {
+                results.insert(
+                    package.clone(),
+                    Err(format!("cannot read {}: {e}", manifest.display())),
+                );
+            }
+        }
+    }
+    for (n, (dependency, members)) in groups.into_iter().enumerate() {
+        let name = format!("_batch_{batch}-{n}");
+        let mut manifest = format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n"
+        );
+        for package in &members {
+            manifest.push_str(&format!(
+                "[[bin]]\nname = \"{package}\"\npath = \"../{package}/src/main.rs\"\n\n"
+            ));
+        }
+        // The job template's release profile (see templates/Cargo.toml.tera).
+        manifest.push_str(&format!(
+            "[dependencies]\n{dependency}\n\n[workspace]\n\n[profile.release]\n\
+             opt-level = 3\ncodegen-units = 1\ndebug = false\nincremental = false\n"
+        ));
+        let dir = root().join("jobs").join(&name);
+        let lock = std::fs::read_to_string(crate_dir(members[0]).join("Cargo.lock"))
+            .unwrap_or_default()
+            .replace(
+                &format!("name = \"{}\"", members[0]),
+                &format!("name = \"{name}\""),
+            );
+        write_files(
+            &dir,
+            &[
+                (PathBuf::from("Cargo.toml"), manifest),
+                (PathBuf::from("Cargo.lock"), lock),
+            ],
+        );
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let output = sanitized(&mut Command::new(cargo))
+            .args([
+                "build",
+                "--release",
+                "--keep-going",
+                "--message-format=json",
+                "--config",
+            ])
+            .arg(format!("profile.release.package.\"{name}\".opt-level=0"))
+            .arg("--manifest-path")
+            .arg(dir.join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", target())
+            .output();
+        let output = match output {
+            Ok(o) => o,
+            Err(e) => {
+                for package in members {
+                    results.insert(package.clone(), Err(format!("cannot run cargo: {e}")));
+                }
+                continue;
+            }
+        };
+        // Per binary: the executable cargo reports, and its diagnostics.
+        let mut built: BTreeMap<String, PathBuf> = BTreeMap::new();
+        let mut messages: BTreeMap<String, String> = BTreeMap::new();
+        for line in String::from_utf8_lossy(&output.stdout).lines() {
+            let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            let target = message["target"]["name"].as_str().unwrap_or_default();
+            match message["reason"].as_str() {
+                Some("compiler-artifact") => {
+                    if let Some(exe) = message["executable"].as_str() {
+                        built.insert(target.to_string(), PathBuf::from(exe));
+                    }
+                }
+                Some("compiler-message") => {
+                    let rendered = message["message"]["rendered"].as_str().unwrap_or_default();
+                    messages
+                        .entry(target.to_string())
+                        .or_default()
+                        .push_str(rendered);
+                }
+                _ => {}
+            }
+        }
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        for package in members {
+            let result = match (
+                built.remove(package.as_str()),
+                messages.remove(package.as_str()),
+            ) {
+                (Some(_), Some(m)) => Err(format!("the build of `{package}` has warnings:\n{m}")),
+                (Some(_), None) => Ok(binary(package)),
+                (None, m) => Err(format!(
+                    "{}{}",
+                    m.unwrap_or_default(),
+                    if output.status.success() { "" } else { &stderr }
+                )),
+            };
+            results.insert(package.clone(), result);
+        }
+    }
+    results
 }

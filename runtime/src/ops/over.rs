@@ -341,6 +341,28 @@ pub fn over_frames<A, R: Clone>(
     out
 }
 
+/// LISTAGG: the non-NULL values folded in, in order, joined by the
+/// separator; NULL when there is none (Flink's LISTAGG skips NULLs).
+#[derive(Default)]
+pub struct ListAgg(Option<String>);
+
+impl ListAgg {
+    #[inline]
+    pub fn add(&mut self, v: Option<&str>, separator: &str) {
+        let Some(v) = v else { return };
+        match &mut self.0 {
+            Some(joined) => {
+                joined.push_str(separator);
+                joined.push_str(v);
+            }
+            None => self.0 = Some(v.to_owned()),
+        }
+    }
+    pub fn result(&self) -> Option<crate::value::Str> {
+        self.0.as_deref().map(crate::value::Str::from)
+    }
+}
+
 /// FIRST_VALUE: the first non-NULL value folded in (Flink's FIRST_VALUE
 /// skips NULLs).
 pub struct FirstValue<T>(Option<T>);
@@ -577,5 +599,27 @@ mod tests {
             t.push("k", v, &mut cmp);
         }
         assert_eq!(t.finish(2, cmp)[0].1, vec![(1, 2), (1, 2)]);
+    }
+
+    #[test]
+    fn listagg_skips_nulls_and_is_null_without_values() {
+        let values = [Some("a"), None, Some("b"), Some("")];
+        // A running frame and sliding frames of two rows.
+        let running: Vec<(usize, usize)> = (1..=4).map(|e| (0, e)).collect();
+        let sliding = [(0, 1), (0, 2), (1, 3), (2, 4), (4, 4)];
+        let agg = |frames: &[(usize, usize)]| -> Vec<Option<String>> {
+            over_frames(
+                frames,
+                ListAgg::default,
+                |acc: &mut ListAgg, j| acc.add(values[j], "-"),
+                |acc: &ListAgg| acc.result().map(|s| s.as_str().to_string()),
+            )
+        };
+        let s = |v: &str| Some(v.to_string());
+        assert_eq!(agg(&running), vec![s("a"), s("a"), s("a-b"), s("a-b-")]);
+        assert_eq!(agg(&sliding), vec![s("a"), s("a"), s("b"), s("b-"), None]);
+        let mut only_nulls = ListAgg::default();
+        only_nulls.add(None, ",");
+        assert!(only_nulls.result().is_none());
     }
 }

@@ -8,13 +8,14 @@
 //! STDDEV_*(x)    POWER(VAR_*(x), 0.5)
 //! ```
 //!
-//! each call `OVER` the same window, the whole cast to the function's type.
-//! The arithmetic is in the argument's type, as in Flink: `VAR_SAMP` of the
-//! INTs 10, 20, 5 is `(525 - 1225 / 3) / 2` = 58 (observed), not 116.67.
-//! (Calcite writes `CASE WHEN COUNT(x) = 1 THEN NULL ELSE COUNT(x) - 1
-//! END`; `NULLIF` differs only for COUNT 0, where the sums are NULL.)
-//! Integer and DOUBLE arguments only: over FLOAT and DECIMAL the
-//! intermediate types are not observed yet.
+//! each call `OVER` the same window, the argument and every intermediate
+//! value cast to the function's type (where its type differs), the whole
+//! cast to it too. The arithmetic is in that type, as in Flink: `VAR_SAMP`
+//! of the INTs 10, 20, 5 is `(525 - 1225 / 3) / 2` = 58 (observed), not
+//! 116.67; a FLOAT argument computes in FLOAT; a DECIMAL(p, s) one in
+//! DECIMAL(38, max(6, s)) with Flink's decimal rules. (Calcite writes `CASE
+//! WHEN COUNT(x) = 1 THEN NULL ELSE COUNT(x) - 1 END`; `NULLIF` differs
+//! only for COUNT 0, where the sums are NULL.)
 
 use sqlparser::ast::{
     self as sql, BinaryOperator, FunctionArg, FunctionArgExpr, FunctionArguments,
@@ -29,6 +30,24 @@ use crate::ir::Expr;
 use crate::types::TypeKind;
 
 type BResult<T> = Result<T, Diagnostic>;
+
+/// The SQL spelling of a variance function's (numeric) result type, for
+/// the casts of the expansion.
+fn sql_type(kind: &TypeKind) -> sql::DataType {
+    use sql::{DataType as T, ExactNumberInfo};
+    match *kind {
+        TypeKind::TinyInt => T::TinyInt(None),
+        TypeKind::SmallInt => T::SmallInt(None),
+        TypeKind::Int => T::Int(None),
+        TypeKind::BigInt => T::BigInt(None),
+        TypeKind::Float => T::Real,
+        TypeKind::Decimal { precision, scale } => T::Decimal(ExactNumberInfo::PrecisionAndScale(
+            u64::from(precision),
+            i64::from(scale),
+        )),
+        _ => T::Double(ExactNumberInfo::None),
+    }
+}
 
 /// The function's canonical name, and whether it is a standard deviation
 /// and a sample statistic.
@@ -79,14 +98,19 @@ impl Binder<'_> {
                 ),
             )));
         }
-        if function.filter.is_some() {
+        if function.filter.is_some() || !function.within_group.is_empty() {
+            let clause = if function.filter.is_some() {
+                "FILTER"
+            } else {
+                "WITHIN GROUP"
+            };
             return Some(Err(Diagnostic::error(
                 span,
                 "OVER must be applied to aggregate function",
             )
-            .with_note(
-                "this is Flink's message: it takes no FILTER on a window call",
-            )));
+            .with_note(format!(
+                "this is Flink's message: it takes no {clause} on a window call"
+            ))));
         }
         if function.null_treatment.is_some() {
             return Some(Err(Diagnostic::error(
@@ -125,13 +149,19 @@ impl Binder<'_> {
             }
             None => unreachable!("a variance function"),
         };
-        if !(arg.ty.kind.is_integer() || arg.ty.kind == TypeKind::Double) {
-            return Err(Diagnostic::unsupported(
-                span,
-                &format!("{name} over a window of a {} argument", arg.ty),
-            )
-            .with_note("stmtc expands it into SUM and COUNT windows as Flink does, for integer and DOUBLE arguments"));
-        }
+        // Every intermediate value is cast to the function's type where
+        // its own type differs, as Calcite's `getCastedSqlNode` does (the
+        // binder drops a cast to the same type): with DECIMAL(20, 8) the
+        // squares are DECIMAL(38, 6) by Flink's multiplication rule, and
+        // the cast back to DECIMAL(38, 8) is what Flink computes
+        // (observed, `fixtures/over_variance_types`).
+        let var_type = sql_type(&sig.result.kind);
+        let cast = |e: sql::Expr| sql::Expr::Cast {
+            kind: sql::CastKind::Cast,
+            expr: Box::new(e),
+            data_type: var_type.clone(),
+            format: None,
+        };
         let call = |f: &str, arg: sql::Expr| {
             let mut call = function.clone();
             call.name = sql::ObjectName::from(vec![sql::Ident::new(f)]);
@@ -148,21 +178,20 @@ impl Binder<'_> {
             right: Box::new(r),
         };
         let number = |n: &str| sql::Expr::Value(sql::Value::Number(n.to_string(), false).into());
-        let squares = call(
+        let arg = cast(x.clone());
+        let squares = cast(call(
             "SUM",
-            binary(x.clone(), BinaryOperator::Multiply, x.clone()),
-        );
-        let sum = call("SUM", x.clone());
-        let count = call("COUNT", x.clone());
-        let diff = binary(
-            squares,
-            BinaryOperator::Minus,
-            binary(
-                binary(sum.clone(), BinaryOperator::Multiply, sum),
-                BinaryOperator::Divide,
-                count.clone(),
-            ),
-        );
+            cast(binary(arg.clone(), BinaryOperator::Multiply, arg.clone())),
+        ));
+        let sum = cast(call("SUM", arg.clone()));
+        let count = call("COUNT", arg);
+        let count_cast = cast(count.clone());
+        let mean_square = cast(binary(
+            cast(binary(sum.clone(), BinaryOperator::Multiply, sum)),
+            BinaryOperator::Divide,
+            count_cast.clone(),
+        ));
+        let diff = cast(binary(squares, BinaryOperator::Minus, mean_square));
         let denominator = if sample {
             let mut nullif = function.clone();
             nullif.name = sql::ObjectName::from(vec![sql::Ident::new("NULLIF")]);
@@ -181,7 +210,7 @@ impl Binder<'_> {
             });
             sql::Expr::Function(nullif)
         } else {
-            count
+            count_cast
         };
         let variance = binary(diff, BinaryOperator::Divide, denominator);
         let expansion = if sqrt {
