@@ -175,13 +175,8 @@ mod tests {
     #[test]
     fn splits_like_the_memchr_reader() {
         let alphabet = b"ab,,,\r\n\"\\xyz0123456789";
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::util::SplitMix64::new(0x9E37_79B9_7F4A_7C15u64);
+        let mut next = || rng.next();
         let mut spans = Vec::new();
         for round in 0..200_000 {
             let len = (next() % 70) as usize;

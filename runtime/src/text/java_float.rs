@@ -759,13 +759,8 @@ mod tests {
     /// every magnitude.
     #[test]
     fn shortcut_matches_the_jdk_loops() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::util::SplitMix64::new(0x9E37_79B9_7F4A_7C15u64);
+        let mut next = || rng.next();
         let mut failures = Vec::new();
         let mut check = |v: f64| {
             if v.is_finite() && v != 0.0 {

@@ -314,15 +314,24 @@ pub fn java_trim(t: &[u8]) -> &[u8] {
 mod tests {
     use super::*;
 
+    /// `v` as the JDK's digit loop prints it (the reference of the fast paths).
+    fn jdk_loop_text(want: &mut Vec<u8>, v: f64) {
+        want.clear();
+        if v == 0.0 || !v.is_finite() {
+            write_f64_general(want, v);
+        } else {
+            let digits = java_float::double_digits_with::<false>(v);
+            write_java(want, v < 0.0, &digits);
+        }
+    }
+
     /// The plain-layout shortcut prints what the digit loop's digits print.
     #[test]
     fn plain_doubles_print_like_the_general_path() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = crate::util::SplitMix64::new(0x2545_F491_4F6C_DD1Du64);
         let (mut got, mut want) = (Vec::new(), Vec::new());
         for i in 0..200_000u64 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next();
             let v = match i % 4 {
                 0 => (seed % 100_000) as f64 / 100.0 * (i % 21) as f64,
                 1 => f64::from_bits((1013 + seed % 34) << 52 | seed >> 12),
@@ -330,17 +339,8 @@ mod tests {
                 _ => -((seed % 100_000) as f64 / 100.0),
             };
             got.clear();
-            want.clear();
             write_f64(&mut got, v);
-            if v == 0.0 || !v.is_finite() {
-                write_f64_general(&mut want, v);
-            } else {
-                write_java(
-                    &mut want,
-                    v < 0.0,
-                    &java_float::double_digits_with::<false>(v),
-                );
-            }
+            jdk_loop_text(&mut want, v);
             assert_eq!(got, want, "{v:e}");
         }
     }
@@ -352,24 +352,13 @@ mod tests {
     /// `STMTC_FLOAT_ROUNDS` sets the count (the commit ran 20M).
     #[test]
     fn shortest_doubles_print_like_the_jdk_loop() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::util::SplitMix64::new(0x9E37_79B9_7F4A_7C15u64);
+        let mut next = || rng.next();
         let (mut got, mut want) = (Vec::new(), Vec::new());
         let mut check = |v: f64| {
             got.clear();
-            want.clear();
             write_f64(&mut got, v);
-            if v == 0.0 || !v.is_finite() {
-                write_f64_general(&mut want, v);
-            } else {
-                let digits = java_float::double_digits_with::<false>(v);
-                write_java(&mut want, v < 0.0, &digits);
-            }
+            jdk_loop_text(&mut want, v);
             assert_eq!(
                 String::from_utf8_lossy(&got),
                 String::from_utf8_lossy(&want),

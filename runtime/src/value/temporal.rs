@@ -879,12 +879,10 @@ mod tests {
 
     #[test]
     fn time_of_day_writes_like_the_reference() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::util::SplitMix64::new(0x9E37_79B9_7F4A_7C15u64);
         let (mut got, mut want) = (Vec::new(), Vec::new());
         for i in 0..400_000u64 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next();
             let day_nanos = 86_400 * 1_000_000_000i64;
             // Whole seconds, millis, micros and nanos, all equally often.
             let unit = [1_000_000_000, 1_000_000, 1000, 1][(i % 4) as usize];
@@ -924,13 +922,8 @@ mod tests {
     /// the general one on every text it accepts, mutated texts included.
     #[test]
     fn fixed_layout_parse_agrees_with_the_general_parser() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::util::SplitMix64::new(0x2545_F491_4F6C_DD1Du64);
+        let mut next = || rng.next();
         let junk = b"0123456789 -:.T+x\t";
         let mut accepted = 0;
         for round in 0..300_000 {
