@@ -48,7 +48,7 @@ impl Gen<'_> {
             let needs: Vec<Vec<usize>> = (0..tasks.len())
                 .map(|b| self.needs(&tasks, &reach, &reachers, b))
                 .collect();
-            if let Some(join) = self.join_on_cycle(&reach, &needs) {
+            if let Some(join) = self.join_on_cycle(&reachers, &needs) {
                 self.spooled.insert(join);
                 continue;
             }
@@ -137,44 +137,53 @@ impl Gen<'_> {
 
     /// A join whose probe must be spooled: some task probing it depends,
     /// directly or through other tasks, on a task building it.
+    ///
+    /// The probers and builders of a join come from `reachers`, and the
+    /// tasks that must run before a builder are walked only for builders
+    /// (once each): the schedule calls this once per spooled join, so a
+    /// chain of self-joins must not cost the square of its tasks each time.
     fn join_on_cycle(
         &self,
-        reach: &[BTreeSet<(NodeId, usize)>],
+        reachers: &BTreeMap<(NodeId, usize), Vec<usize>>,
         needs: &[Vec<usize>],
     ) -> Option<NodeId> {
         // before[a]: every task that must run before a (transitively).
-        let before: Vec<BTreeSet<usize>> = (0..needs.len())
-            .map(|a| {
-                let mut seen = BTreeSet::new();
-                let mut stack = needs[a].clone();
-                while let Some(t) = stack.pop() {
-                    if seen.insert(t) {
-                        stack.extend(needs[t].iter().copied());
+        let mut before: Vec<Option<BTreeSet<usize>>> = vec![None; needs.len()];
+        let mut runs_before = |a: usize, p: usize| -> bool {
+            before[a]
+                .get_or_insert_with(|| {
+                    let mut seen = BTreeSet::new();
+                    let mut stack = needs[a].clone();
+                    while let Some(t) = stack.pop() {
+                        if seen.insert(t) {
+                            stack.extend(needs[t].iter().copied());
+                        }
                     }
-                }
-                seen
-            })
-            .collect();
+                    seen
+                })
+                .contains(&p)
+        };
         let rows = crate::plan::cost::estimate_rows(self.plan, self.plan.base_dir.as_deref());
-        let cyclic = self.plan.nodes.iter().enumerate().filter_map(|(i, node)| {
+        let mut cyclic = Vec::new();
+        for (i, node) in self.plan.nodes.iter().enumerate() {
             let n = NodeId(i as u32);
             let NodeKind::Join { left, .. } = node.kind else {
-                return None;
+                continue;
             };
             if self.spooled.contains(&n) {
-                return None;
+                continue;
             }
-            let probers: Vec<usize> = (0..reach.len())
-                .filter(|&t| reach[t].contains(&(n, 0)))
-                .collect();
-            let builders = (0..reach.len()).filter(|&t| reach[t].contains(&(n, 1)));
-            let cyclic = builders
-                .into_iter()
-                .any(|a| probers.iter().any(|&p| p == a || before[a].contains(&p)));
-            let waiting = rows[left.index()].unwrap_or(f64::INFINITY);
-            cyclic.then_some((waiting, n))
-        });
+            let tasks_of = |k: usize| reachers.get(&(n, k)).map_or(&[][..], Vec::as_slice);
+            let probers = tasks_of(0);
+            let on_cycle = tasks_of(1)
+                .iter()
+                .any(|&a| probers.iter().any(|&p| p == a || runs_before(a, p)));
+            if on_cycle {
+                cyclic.push((rows[left.index()].unwrap_or(f64::INFINITY), n));
+            }
+        }
         cyclic
+            .into_iter()
             .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
             .map(|(_, n)| n)
     }
