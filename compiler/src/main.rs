@@ -179,9 +179,18 @@ fn write_files(root: &Path, files: &[(PathBuf, String)]) -> std::io::Result<()> 
         if let Some(dir) = target.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        // Leave unchanged files alone so cargo sees nothing new.
+        // Leave unchanged files alone so cargo sees nothing new. A changed
+        // file is replaced through a rename: another `stmtc run` of the same
+        // job (one cache, one crate folder) or its cargo never reads half a
+        // file.
         if std::fs::read_to_string(&target).ok().as_deref() != Some(text.as_str()) {
-            std::fs::write(&target, text)?;
+            let name = target.file_name().unwrap_or_default().to_string_lossy();
+            let temp = target.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+            std::fs::write(&temp, text)?;
+            if let Err(e) = std::fs::rename(&temp, &target) {
+                let _ = std::fs::remove_file(&temp);
+                return Err(e);
+            }
         }
     }
     Ok(())
