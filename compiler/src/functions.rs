@@ -1,4 +1,4 @@
-//! Flink's built-in functions: names, arities, argument checks, result types.
+//! Flink's built-in functions: the scalar registry, and the aggregates.
 //!
 //! The binder resolves every call through [`resolve_scalar`] or
 //! [`resolve_aggregate`]; special syntax is mapped onto plain calls first:
@@ -12,15 +12,61 @@
 //! several functions are nullable whatever their input (`SUBSTRING`, `REVERSE`,
 //! `TO_DATE`, `DATE_FORMAT`, ...), and a bare `NULL` argument is refused
 //! ("Illegal use of 'NULL'") except by COALESCE.
+//!
+//! Each scalar built-in is one [`Builtin`] entry in the file of its family
+//! (`functions/conditional.rs`, `string.rs`, `regex.rs`, `math.rs`,
+//! `temporal.rs`): Flink name, arity, "Supported form(s)", determinism, type
+//! rule, and codegen hook, which names the `rt::func` function it calls (the
+//! runtime stays a library of plain functions that knows nothing of SQL).
+//! `scalar_functions!` below lists the entries once, in the order of
+//! [`ScalarFunction`], the id the IR stores. Fixing a function is a change to
+//! its entry; adding one is an entry plus a line in that list.
 
-use crate::types::{DataType, TypeKind, MAX_DECIMAL_PRECISION, MAX_LENGTH};
-use crate::typing::{self, calcite_type_name, ArithOp, ILLEGAL_NULL};
+mod conditional;
+mod math;
+mod regex;
+mod string;
+mod temporal;
+mod type_rule;
 
-/// Declares the scalar built-ins once: variant, Flink name, arity, the
-/// "Supported form(s)" text Flink prints when arguments do not fit.
+use std::ops::RangeInclusive;
+
+use crate::codegen::expr::{BoundCall, Gen, GenResult};
+use crate::types::{DataType, TypeKind, MAX_DECIMAL_PRECISION};
+use crate::typing::{calcite_type_name, ILLEGAL_NULL};
+use type_rule::{CallTypes, Inferred, Refusal};
+
+/// Everything stmtc knows about one built-in scalar function.
+struct Builtin {
+    /// Flink's upper-case name.
+    name: &'static str,
+    /// Allowed argument counts; [`VARIADIC`] as the end: no upper bound.
+    arity: RangeInclusive<usize>,
+    /// Flink's "Supported form(s)" for the argument-type error.
+    forms: &'static str,
+    /// False if its value changes between calls or runs (random numbers,
+    /// the clock): never merged or constant-folded.
+    deterministic: bool,
+    /// Argument checks, the types the arguments are cast to, the result type.
+    infer: fn(&CallTypes) -> Inferred,
+    /// The Rust of a bound call (`Option<T>` tokens, see `codegen/expr.rs`);
+    /// `Err` names what code generation does not support.
+    codegen: fn(&mut Gen, &BoundCall) -> GenResult,
+}
+
+const VARIADIC: usize = usize::MAX;
+
+/// The codegen hook of a function code generation does not support yet.
+fn not_generated(_: &mut Gen, call: &BoundCall) -> GenResult {
+    Err(call.unsupported())
+}
+
+/// Lists the scalar built-ins once: the [`ScalarFunction`] variant and its
+/// [`Builtin`] entry. The order is the enum's, which orders and hashes
+/// calls in plans.
 macro_rules! scalar_functions {
-    ($($variant:ident => $name:literal, $min:tt ..= $max:tt, $forms:literal;)*) => {
-        /// A built-in scalar function.
+    ($($variant:ident => $entry:path;)*) => {
+        /// A built-in scalar function: the id of its [`Builtin`] entry.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ScalarFunction { $($variant,)* }
 
@@ -28,147 +74,128 @@ macro_rules! scalar_functions {
             /// Every scalar built-in, in declaration order.
             pub const ALL: &'static [ScalarFunction] = &[$(ScalarFunction::$variant,)*];
 
-            /// Flink's upper-case name.
-            pub fn name(self) -> &'static str {
-                match self { $(ScalarFunction::$variant => $name,)* }
-            }
-
-            /// Allowed argument counts (inclusive); `usize::MAX` = variadic.
-            fn arity(self) -> (usize, usize) {
-                match self { $(ScalarFunction::$variant => ($min, $max),)* }
-            }
-
-            /// Flink's "Supported form(s)" for the argument-type error.
-            fn supported_forms(self) -> &'static str {
-                match self { $(ScalarFunction::$variant => $forms,)* }
+            fn builtin(self) -> &'static Builtin {
+                match self { $(ScalarFunction::$variant => &$entry,)* }
             }
         }
     };
 }
 
-const VARIADIC: usize = usize::MAX;
-
 scalar_functions! {
-    Coalesce => "COALESCE", 1..=VARIADIC, "'COALESCE(<COMMON>, <COMMON>...)'";
-    IfNull => "IFNULL", 2..=2, "'IFNULL(<COMMON>, <COMMON>)'";
-    NullIf => "NULLIF", 2..=2, "'NULLIF(<COMPARABLE_TYPE>, <COMPARABLE_TYPE>)'";
-    If => "IF", 3..=3, "'IF(<BOOLEAN>, <COMMON>, <COMMON>)'";
-    Greatest => "GREATEST", 1..=VARIADIC, "'GREATEST(<COMPARABLE>, <COMPARABLE>...)'";
-    Least => "LEAST", 1..=VARIADIC, "'LEAST(<COMPARABLE>, <COMPARABLE>...)'";
-    Upper => "UPPER", 1..=1, "'UPPER(<CHARACTER>)'";
-    Lower => "LOWER", 1..=1, "'LOWER(<CHARACTER>)'";
-    Initcap => "INITCAP", 1..=1, "'INITCAP(<CHARACTER>)'";
-    Trim => "TRIM", 1..=2, "'TRIM([BOTH|LEADING|TRAILING] <ANY> FROM <STRING>)'";
-    Ltrim => "LTRIM", 1..=2, "'LTRIM(<CHARACTER>)'\n'LTRIM(<CHARACTER>, <CHARACTER>)'";
-    Rtrim => "RTRIM", 1..=2, "'RTRIM(<CHARACTER>)'\n'RTRIM(<CHARACTER>, <CHARACTER>)'";
-    Btrim => "BTRIM", 1..=2, "'BTRIM(<CHARACTER>)'\n'BTRIM(<CHARACTER>, <CHARACTER>)'";
-    Substring => "SUBSTRING", 2..=3, "'SUBSTRING(<CHARACTER>, <INTEGER>)'\n'SUBSTRING(<CHARACTER>, <INTEGER>, <INTEGER>)'";
-    Substr => "SUBSTR", 2..=3, "'SUBSTR(<CHARACTER>, <INTEGER>)'\n'SUBSTR(<CHARACTER>, <INTEGER>, <INTEGER>)'";
-    Left => "LEFT", 2..=2, "'LEFT(<CHARACTER>, <INTEGER>)'";
-    Right => "RIGHT", 2..=2, "'RIGHT(<CHARACTER>, <INTEGER>)'";
-    Concat => "CONCAT", 1..=VARIADIC, "'CONCAT(<CHARACTER>)'";
-    ConcatWs => "CONCAT_WS", 1..=VARIADIC, "'CONCAT_WS(<CHARACTER>)'";
-    CharLength => "CHAR_LENGTH", 1..=1, "'CHAR_LENGTH(<CHARACTER>)'";
-    CharacterLength => "CHARACTER_LENGTH", 1..=1, "'CHARACTER_LENGTH(<CHARACTER>)'";
-    Replace => "REPLACE", 3..=3, "'REPLACE(<CHARACTER>, <CHARACTER>, <CHARACTER>)'";
-    Position => "POSITION", 2..=2, "'POSITION(<STRING> IN <STRING>)'\n'POSITION(<STRING> IN <STRING> FROM <INTEGER>)'";
-    Locate => "LOCATE", 2..=3, "'LOCATE(<CHARACTER>, <CHARACTER>)'\n'LOCATE(<CHARACTER>, <CHARACTER>, <INTEGER>)'";
-    Instr => "INSTR", 2..=2, "'INSTR(<CHARACTER>, <CHARACTER>)'";
-    Lpad => "LPAD", 3..=3, "'LPAD(<CHARACTER>, <INTEGER>, <CHARACTER>)'";
-    Rpad => "RPAD", 3..=3, "'RPAD(<CHARACTER>, <INTEGER>, <CHARACTER>)'";
-    Reverse => "REVERSE", 1..=1, "'REVERSE(<CHARACTER>)'";
-    Repeat => "REPEAT", 2..=2, "'REPEAT(<CHARACTER>, <INTEGER>)'";
-    RegexpReplace => "REGEXP_REPLACE", 3..=3, "'REGEXP_REPLACE(<CHARACTER>, <CHARACTER>, <CHARACTER>)'";
-    RegexpExtract => "REGEXP_EXTRACT", 2..=3, "'REGEXP_EXTRACT(<CHARACTER>, <CHARACTER>)'\n'REGEXP_EXTRACT(<CHARACTER>, <CHARACTER>, <INTEGER>)'";
-    Regexp => "REGEXP", 2..=2, "'REGEXP(<CHARACTER>, <CHARACTER>)'";
-    SplitIndex => "SPLIT_INDEX", 3..=3, "'SPLIT_INDEX(<CHARACTER>, <CHARACTER>, <INTEGER>)'";
-    Md5 => "MD5", 1..=1, "'MD5(<CHARACTER>)'";
-    Sha256 => "SHA256", 1..=1, "'SHA256(<CHARACTER>)'";
-    Ascii => "ASCII", 1..=1, "'ASCII(<CHARACTER>)'";
-    Chr => "CHR", 1..=1, "'CHR(<INTEGER>)'";
-    ToBase64 => "TO_BASE64", 1..=1, "'TO_BASE64(<CHARACTER>)'";
-    FromBase64 => "FROM_BASE64", 1..=1, "'FROM_BASE64(<CHARACTER>)'";
-    Uuid => "UUID", 0..=0, "'UUID()'";
-    IsDigit => "IS_DIGIT", 1..=1, "'IS_DIGIT(<CHARACTER>)'";
-    IsAlpha => "IS_ALPHA", 1..=1, "'IS_ALPHA(<CHARACTER>)'";
-    IsDecimal => "IS_DECIMAL", 1..=1, "'IS_DECIMAL(<CHARACTER>)'";
-    Abs => "ABS", 1..=1, "'ABS(<NUMERIC>)'\n'ABS(<DATETIME_INTERVAL>)'";
-    Round => "ROUND", 1..=2, "'ROUND(<NUMERIC>, <INTEGER>)'\n'ROUND(<NUMERIC>)'";
-    Truncate => "TRUNCATE", 1..=2, "'TRUNCATE(<NUMERIC>, <INTEGER>)'\n'TRUNCATE(<NUMERIC>)'";
-    Floor => "FLOOR", 1..=1, "'FLOOR(<NUMERIC>)'\n'FLOOR(<DATETIME_INTERVAL>)'\n'FLOOR(<DATE> TO <TIME_UNIT>)'\n'FLOOR(<TIME> TO <TIME_UNIT>)'\n'FLOOR(<TIMESTAMP> TO <TIME_UNIT>)'";
-    Ceil => "CEIL", 1..=1, "'CEIL(<NUMERIC>)'\n'CEIL(<DATETIME_INTERVAL>)'\n'CEIL(<DATE> TO <TIME_UNIT>)'\n'CEIL(<TIME> TO <TIME_UNIT>)'\n'CEIL(<TIMESTAMP> TO <TIME_UNIT>)'";
-    Ceiling => "CEILING", 1..=1, "'CEILING(<NUMERIC>)'\n'CEILING(<DATETIME_INTERVAL>)'\n'CEILING(<DATE> TO <TIME_UNIT>)'\n'CEILING(<TIME> TO <TIME_UNIT>)'\n'CEILING(<TIMESTAMP> TO <TIME_UNIT>)'";
-    Mod => "MOD", 2..=2, "'MOD(<EXACT_NUMERIC>, <EXACT_NUMERIC>)'";
-    Power => "POWER", 2..=2, "'POWER(<NUMERIC>, <NUMERIC>)'";
-    Sqrt => "SQRT", 1..=1, "'SQRT(<NUMERIC>)'";
-    Ln => "LN", 1..=1, "'LN(<NUMERIC>)'";
-    Log10 => "LOG10", 1..=1, "'LOG10(<NUMERIC>)'";
-    Log2 => "LOG2", 1..=1, "'LOG2(<NUMERIC>)'";
-    Log => "LOG", 1..=2, "'LOG(<NUMERIC>)'\n'LOG(<NUMERIC>, <NUMERIC>)'";
-    Exp => "EXP", 1..=1, "'EXP(<NUMERIC>)'";
-    Sign => "SIGN", 1..=1, "'SIGN(<NUMERIC>)'";
-    Sin => "SIN", 1..=1, "'SIN(<NUMERIC>)'";
-    Cos => "COS", 1..=1, "'COS(<NUMERIC>)'";
-    Tan => "TAN", 1..=1, "'TAN(<NUMERIC>)'";
-    Cot => "COT", 1..=1, "'COT(<NUMERIC>)'";
-    Asin => "ASIN", 1..=1, "'ASIN(<NUMERIC>)'";
-    Acos => "ACOS", 1..=1, "'ACOS(<NUMERIC>)'";
-    Atan => "ATAN", 1..=1, "'ATAN(<NUMERIC>)'";
-    Atan2 => "ATAN2", 2..=2, "'ATAN2(<NUMERIC>, <NUMERIC>)'";
-    Degrees => "DEGREES", 1..=1, "'DEGREES(<NUMERIC>)'";
-    Radians => "RADIANS", 1..=1, "'RADIANS(<NUMERIC>)'";
-    Pi => "PI", 0..=0, "'PI()'";
-    E => "E", 0..=0, "'E()'";
-    Rand => "RAND", 0..=1, "'RAND()'\n'RAND(<INTEGER>)'";
-    RandInteger => "RAND_INTEGER", 1..=2, "'RAND_INTEGER(<INTEGER>)'\n'RAND_INTEGER(<INTEGER>, <INTEGER>)'";
-    DateFormat => "DATE_FORMAT", 2..=2, "'DATE_FORMAT(<TIMESTAMP>, <CHARACTER>)'\n'DATE_FORMAT(<CHARACTER>, <CHARACTER>)'";
-    ToDate => "TO_DATE", 1..=2, "'TO_DATE(<CHARACTER>)'\n'TO_DATE(<CHARACTER>, <CHARACTER>)'";
-    ToTimestamp => "TO_TIMESTAMP", 1..=2, "'TO_TIMESTAMP(<CHARACTER>)'\n'TO_TIMESTAMP(<CHARACTER>, <CHARACTER>)'";
-    ToTimestampLtz => "TO_TIMESTAMP_LTZ", 1..=2, "'TO_TIMESTAMP_LTZ(<NUMERIC>)'\n'TO_TIMESTAMP_LTZ(<NUMERIC>, <INTEGER>)'\n'TO_TIMESTAMP_LTZ(<CHARACTER>)'\n'TO_TIMESTAMP_LTZ(<CHARACTER>, <CHARACTER>)'";
-    UnixTimestamp => "UNIX_TIMESTAMP", 0..=2, "'UNIX_TIMESTAMP()'\n'UNIX_TIMESTAMP(<CHARACTER>)'\n'UNIX_TIMESTAMP(<CHARACTER>, <CHARACTER>)'";
-    FromUnixtime => "FROM_UNIXTIME", 1..=2, "'FROM_UNIXTIME(<INTEGER>)'\n'FROM_UNIXTIME(<INTEGER>, <CHARACTER>)'";
-    ConvertTz => "CONVERT_TZ", 3..=3, "'CONVERT_TZ(<CHARACTER>, <CHARACTER>, <CHARACTER>)'";
-    CurrentTimestamp => "CURRENT_TIMESTAMP", 0..=0, "'CURRENT_TIMESTAMP'";
-    CurrentDate => "CURRENT_DATE", 0..=0, "'CURRENT_DATE'";
-    CurrentTime => "CURRENT_TIME", 0..=0, "'CURRENT_TIME'";
-    CurrentRowTimestamp => "CURRENT_ROW_TIMESTAMP", 0..=0, "'CURRENT_ROW_TIMESTAMP()'";
-    Now => "NOW", 0..=0, "'NOW()'";
-    LocalTimestamp => "LOCALTIMESTAMP", 0..=0, "'LOCALTIMESTAMP'";
-    LocalTime => "LOCALTIME", 0..=0, "'LOCALTIME'";
-    Extract => "EXTRACT", 1..=1, "'EXTRACT(<DATETIME_INTERVAL> FROM <DATETIME_INTERVAL>)'\n'EXTRACT(<DATETIME_INTERVAL> FROM <DATETIME>)'";
-    Year => "YEAR", 1..=1, "'EXTRACT(<DATETIME_INTERVAL> FROM <DATETIME>)'";
-    Quarter => "QUARTER", 1..=1, "'EXTRACT(<DATETIME_INTERVAL> FROM <DATETIME>)'";
-    Month => "MONTH", 1..=1, "'EXTRACT(<DATETIME_INTERVAL> FROM <DATETIME>)'";
-    Week => "WEEK", 1..=1, "'EXTRACT(<DATETIME_INTERVAL> FROM <DATETIME>)'";
-    DayOfYear => "DAYOFYEAR", 1..=1, "'EXTRACT(<DATETIME_INTERVAL> FROM <DATETIME>)'";
-    DayOfMonth => "DAYOFMONTH", 1..=1, "'EXTRACT(<DATETIME_INTERVAL> FROM <DATETIME>)'";
-    DayOfWeek => "DAYOFWEEK", 1..=1, "'EXTRACT(<DATETIME_INTERVAL> FROM <DATETIME>)'";
-    Hour => "HOUR", 1..=1, "'EXTRACT(<DATETIME_INTERVAL> FROM <DATETIME>)'";
-    Minute => "MINUTE", 1..=1, "'EXTRACT(<DATETIME_INTERVAL> FROM <DATETIME>)'";
-    Second => "SECOND", 1..=1, "'EXTRACT(<DATETIME_INTERVAL> FROM <DATETIME>)'";
+    Coalesce => conditional::COALESCE;
+    IfNull => conditional::IFNULL;
+    NullIf => conditional::NULLIF;
+    If => conditional::IF;
+    Greatest => conditional::GREATEST;
+    Least => conditional::LEAST;
+    Upper => string::UPPER;
+    Lower => string::LOWER;
+    Initcap => string::INITCAP;
+    Trim => string::TRIM;
+    Ltrim => string::LTRIM;
+    Rtrim => string::RTRIM;
+    Btrim => string::BTRIM;
+    Substring => string::SUBSTRING;
+    Substr => string::SUBSTR;
+    Left => string::LEFT;
+    Right => string::RIGHT;
+    Concat => string::CONCAT;
+    ConcatWs => string::CONCAT_WS;
+    CharLength => string::CHAR_LENGTH;
+    CharacterLength => string::CHARACTER_LENGTH;
+    Replace => string::REPLACE;
+    Position => string::POSITION;
+    Locate => string::LOCATE;
+    Instr => string::INSTR;
+    Lpad => string::LPAD;
+    Rpad => string::RPAD;
+    Reverse => string::REVERSE;
+    Repeat => string::REPEAT;
+    RegexpReplace => regex::REGEXP_REPLACE;
+    RegexpExtract => regex::REGEXP_EXTRACT;
+    Regexp => regex::REGEXP;
+    SplitIndex => string::SPLIT_INDEX;
+    Md5 => string::MD5;
+    Sha256 => string::SHA256;
+    Ascii => string::ASCII;
+    Chr => string::CHR;
+    ToBase64 => string::TO_BASE64;
+    FromBase64 => string::FROM_BASE64;
+    Uuid => string::UUID;
+    IsDigit => string::IS_DIGIT;
+    IsAlpha => string::IS_ALPHA;
+    IsDecimal => string::IS_DECIMAL;
+    Abs => math::ABS;
+    Round => math::ROUND;
+    Truncate => math::TRUNCATE;
+    Floor => math::FLOOR;
+    Ceil => math::CEIL;
+    Ceiling => math::CEILING;
+    Mod => math::MOD;
+    Power => math::POWER;
+    Sqrt => math::SQRT;
+    Ln => math::LN;
+    Log10 => math::LOG10;
+    Log2 => math::LOG2;
+    Log => math::LOG;
+    Exp => math::EXP;
+    Sign => math::SIGN;
+    Sin => math::SIN;
+    Cos => math::COS;
+    Tan => math::TAN;
+    Cot => math::COT;
+    Asin => math::ASIN;
+    Acos => math::ACOS;
+    Atan => math::ATAN;
+    Atan2 => math::ATAN2;
+    Degrees => math::DEGREES;
+    Radians => math::RADIANS;
+    Pi => math::PI;
+    E => math::E;
+    Rand => math::RAND;
+    RandInteger => math::RAND_INTEGER;
+    DateFormat => temporal::DATE_FORMAT;
+    ToDate => temporal::TO_DATE;
+    ToTimestamp => temporal::TO_TIMESTAMP;
+    ToTimestampLtz => temporal::TO_TIMESTAMP_LTZ;
+    UnixTimestamp => temporal::UNIX_TIMESTAMP;
+    FromUnixtime => temporal::FROM_UNIXTIME;
+    ConvertTz => temporal::CONVERT_TZ;
+    CurrentTimestamp => temporal::CURRENT_TIMESTAMP;
+    CurrentDate => temporal::CURRENT_DATE;
+    CurrentTime => temporal::CURRENT_TIME;
+    CurrentRowTimestamp => temporal::CURRENT_ROW_TIMESTAMP;
+    Now => temporal::NOW;
+    LocalTimestamp => temporal::LOCALTIMESTAMP;
+    LocalTime => temporal::LOCALTIME;
+    Extract => temporal::EXTRACT;
+    Year => temporal::YEAR;
+    Quarter => temporal::QUARTER;
+    Month => temporal::MONTH;
+    Week => temporal::WEEK;
+    DayOfYear => temporal::DAYOFYEAR;
+    DayOfMonth => temporal::DAYOFMONTH;
+    DayOfWeek => temporal::DAYOFWEEK;
+    Hour => temporal::HOUR;
+    Minute => temporal::MINUTE;
+    Second => temporal::SECOND;
 }
 
 impl ScalarFunction {
+    /// Flink's upper-case name.
+    pub fn name(self) -> &'static str {
+        self.builtin().name
+    }
+
     /// False for functions whose value changes between calls or runs
     /// (random numbers, the clock): never merge or constant-fold them.
-    // For the planner's subplan sharing, which is not written yet.
-    #[allow(dead_code)]
     pub fn is_deterministic(self) -> bool {
-        use ScalarFunction as F;
-        !matches!(
-            self,
-            F::Rand
-                | F::RandInteger
-                | F::Uuid
-                | F::CurrentTimestamp
-                | F::CurrentDate
-                | F::CurrentTime
-                | F::CurrentRowTimestamp
-                | F::Now
-                | F::LocalTimestamp
-                | F::LocalTime
-                | F::UnixTimestamp
-        )
+        self.builtin().deterministic
+    }
+
+    /// The Rust of a call of this function: its entry's codegen hook.
+    pub(crate) fn generate(self, g: &mut Gen, call: &BoundCall) -> GenResult {
+        (self.builtin().codegen)(g, call)
     }
 
     fn lookup(name: &str) -> Option<ScalarFunction> {
@@ -270,14 +297,18 @@ pub fn resolve_scalar_with_literals(
             suggestion: suggest(name),
         });
     };
-    let (min, max) = function.arity();
-    if args.len() < min || args.len() > max {
+    let arity = &function.builtin().arity;
+    if !arity.contains(&args.len()) {
         return Err(FunctionError::Arity {
-            expected: arity_text(min, max),
+            expected: arity_text(*arity.start(), *arity.end()),
         });
     }
-    let literal = |i: usize| int_literals.get(i).copied().flatten();
-    match infer(function, args, literal) {
+    let call = CallTypes {
+        function,
+        args,
+        int_literals,
+    };
+    match (function.builtin().infer)(&call) {
         Ok((result, arg_types)) => Ok(ScalarSignature {
             function,
             result,
@@ -311,419 +342,9 @@ fn cannot_apply(function: ScalarFunction, args: &[DataType]) -> String {
     format!(
         "Cannot apply '{name}' to arguments of type '{name}({})'. Supported form(s): {}",
         shown.join(", "),
-        function.supported_forms(),
+        function.builtin().forms,
         name = function.name(),
     )
-}
-
-enum Refusal {
-    /// A bare NULL literal where a type is needed.
-    Null,
-    /// Arguments of the wrong type: the generic "Cannot apply" message.
-    Types,
-    /// A specific message.
-    Message(String),
-}
-
-type Inferred = Result<(DataType, Vec<DataType>), Refusal>;
-
-fn any_nullable(args: &[DataType]) -> bool {
-    args.iter().any(|a| a.nullable)
-}
-
-/// Check each argument against a predicate; NULL literals are refused.
-fn require(args: &[DataType], checks: &[fn(TypeKind) -> bool]) -> Result<(), Refusal> {
-    if args.iter().any(DataType::is_null_type) {
-        return Err(Refusal::Null);
-    }
-    for (arg, check) in args.iter().zip(checks.iter().cycle()) {
-        if !check(arg.kind) {
-            return Err(Refusal::Types);
-        }
-    }
-    Ok(())
-}
-
-/// Flink 2.3's code generator has no Java method taking a `long` for the
-/// integer arguments of SUBSTR/SUBSTRING, LEFT, RIGHT, LOCATE, LPAD, RPAD,
-/// REPEAT and SPLIT_INDEX: a job passing a BIGINT there fails to compile on
-/// Flink ("Table program cannot be compiled. This is a bug."), with a
-/// column or a constant alike. stmtc refuses it, so the job file keeps
-/// running on Flink (`docs/flink-observed/bigint-int-arguments.md`).
-fn no_bigint(f: ScalarFunction, ints: &[DataType]) -> Result<(), Refusal> {
-    if ints.iter().any(|a| a.kind == TypeKind::BigInt) {
-        return Err(Refusal::Message(format!(
-            "{} with a BIGINT argument: Flink 2.3 cannot compile it (\"No applicable constructor/method found for actual parameters ..., long\"); CAST the argument to INT",
-            f.name()
-        )));
-    }
-    Ok(())
-}
-
-fn is_string(k: TypeKind) -> bool {
-    k.is_string()
-}
-fn is_integer(k: TypeKind) -> bool {
-    k.is_integer()
-}
-fn is_numeric(k: TypeKind) -> bool {
-    k.is_numeric()
-}
-fn is_datetime(k: TypeKind) -> bool {
-    k.is_temporal()
-}
-
-/// The result with the arguments passed as they are.
-fn same_args(result: DataType, args: &[DataType]) -> Inferred {
-    Ok((result, args.to_vec()))
-}
-
-/// `CHAR(n)` becomes `VARCHAR(n)` (trimming / substrings shorten values).
-fn as_varchar(kind: TypeKind) -> TypeKind {
-    match kind {
-        TypeKind::Char(n) => TypeKind::Varchar(n),
-        other => other,
-    }
-}
-
-fn string() -> TypeKind {
-    TypeKind::Varchar(MAX_LENGTH)
-}
-
-/// Flink's `findRoundDecimalType`: ROUND/TRUNCATE of DECIMAL(p, s) to `r` digits.
-fn round_decimal(precision: u8, scale: u8, digits: i64) -> TypeKind {
-    let (p, s) = (i64::from(precision), i64::from(scale));
-    let (p, s) = if digits >= s {
-        (p, s)
-    } else if digits < 0 {
-        ((1 + p - s).min(i64::from(MAX_DECIMAL_PRECISION)), 0)
-    } else {
-        // Rounding may carry into a new digit, hence the +1.
-        (1 + p - s + digits, digits)
-    };
-    TypeKind::Decimal {
-        precision: p.clamp(1, i64::from(MAX_DECIMAL_PRECISION)) as u8,
-        scale: s.clamp(0, i64::from(MAX_DECIMAL_PRECISION)) as u8,
-    }
-}
-
-fn infer(f: ScalarFunction, args: &[DataType], literal: impl Fn(usize) -> Option<i64>) -> Inferred {
-    use ScalarFunction as F;
-    let nullable = any_nullable(args);
-    let typed = |kind: TypeKind| DataType::new(kind, nullable);
-    // Every argument cast to DOUBLE, the result DOUBLE (Flink's math functions).
-    let double_math = || -> Inferred {
-        require(args, &[is_numeric])?;
-        let arg_types = args
-            .iter()
-            .map(|a| DataType::new(TypeKind::Double, a.nullable))
-            .collect();
-        Ok((typed(TypeKind::Double), arg_types))
-    };
-    match f {
-        F::Coalesce | F::IfNull => {
-            if args.iter().all(DataType::is_null_type) {
-                return Err(Refusal::Null);
-            }
-            let Some(result) = typing::coalesce_type(args) else {
-                let shown: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-                return Err(Refusal::Message(format!(
-                    "Invalid function call:\n{}({})",
-                    f.name(),
-                    shown.join(", ")
-                )));
-            };
-            let arg_types = args
-                .iter()
-                .map(|a| result.with_nullable(a.nullable))
-                .collect();
-            Ok((result, arg_types))
-        }
-        F::NullIf => {
-            if args[0].is_null_type() {
-                // NULLIF is a CASE in Flink, and says so.
-                return Err(Refusal::Message(
-                    "ELSE clause or at least one THEN clause must be non-NULL".to_string(),
-                ));
-            }
-            typing::comparison_type(&args[0], &args[1]).map_err(Refusal::Message)?;
-            same_args(args[0].with_nullable(true), args)
-        }
-        F::If => {
-            if args.iter().any(DataType::is_null_type) {
-                return Err(Refusal::Null);
-            }
-            let branches = &args[1..];
-            let mixes_numeric_and_datetime =
-                branches.iter().any(|b| b.is_numeric()) && branches.iter().any(|b| !b.is_numeric());
-            if args[0].kind != TypeKind::Boolean || mixes_numeric_and_datetime {
-                return Err(Refusal::Types);
-            }
-            let result = typing::common_type(branches).ok_or(Refusal::Types)?;
-            let result = result.with_nullable(nullable);
-            let mut arg_types = vec![args[0]];
-            arg_types.extend(branches.iter().map(|b| result.with_nullable(b.nullable)));
-            Ok((result, arg_types))
-        }
-        F::Greatest | F::Least => {
-            if args.iter().all(DataType::is_null_type) {
-                return Err(Refusal::Null);
-            }
-            // Flink merges the arguments like COALESCE (GREATEST(ts, date) is a
-            // DATE) and refuses pairs it cannot order.
-            let typed_args: Vec<DataType> =
-                args.iter().copied().filter(|a| !a.is_null_type()).collect();
-            for pair in typed_args.windows(2) {
-                let (a, b) = (pair[0], pair[1]);
-                if typing::coalesce_type(&[a, b]).is_none() {
-                    return Err(Refusal::Message(format!(
-                        "All types in a comparison should support both 'EQUALS' and 'ORDER' comparison with each other. Can not compare {} with {}",
-                        a.with_nullable(true),
-                        b.with_nullable(true)
-                    )));
-                }
-            }
-            let result = typing::coalesce_type(args)
-                .ok_or(Refusal::Types)?
-                .with_nullable(nullable);
-            let arg_types = args
-                .iter()
-                .map(|a| result.with_nullable(a.nullable))
-                .collect();
-            Ok((result, arg_types))
-        }
-        F::Upper | F::Lower | F::Initcap => {
-            require(args, &[is_string])?;
-            same_args(args[0], args)
-        }
-        F::Trim | F::Ltrim | F::Rtrim | F::Btrim => {
-            require(args, &[is_string])?;
-            same_args(typed(as_varchar(args[0].kind)), args)
-        }
-        F::Substring | F::Substr | F::Left | F::Right => {
-            require(&args[..1], &[is_string])?;
-            require(&args[1..], &[is_integer])?;
-            no_bigint(f, &args[1..])?;
-            // Flink: always nullable (a negative length gives NULL).
-            same_args(DataType::nullable(as_varchar(args[0].kind)), args)
-        }
-        F::ConvertTz => {
-            require(args, &[is_string])?;
-            same_args(DataType::string(), args)
-        }
-        F::Concat | F::ConcatWs | F::Replace | F::RegexpReplace => {
-            require(args, &[is_string])?;
-            same_args(typed(string()), args)
-        }
-        F::CharLength | F::CharacterLength | F::Position | F::Instr | F::Ascii => {
-            require(args, &[is_string])?;
-            same_args(typed(TypeKind::Int), args)
-        }
-        F::Locate => {
-            require(&args[..2], &[is_string])?;
-            require(&args[2..], &[is_integer])?;
-            no_bigint(f, &args[2..])?;
-            same_args(typed(TypeKind::Int), args)
-        }
-        F::Lpad | F::Rpad => {
-            require(args, &[is_string, is_integer, is_string])?;
-            no_bigint(f, &args[1..2])?;
-            same_args(typed(string()), args)
-        }
-        F::Reverse => {
-            require(args, &[is_string])?;
-            same_args(DataType::string(), args)
-        }
-        F::Repeat => {
-            require(args, &[is_string, is_integer])?;
-            no_bigint(f, &args[1..])?;
-            same_args(typed(string()), args)
-        }
-        F::RegexpExtract => {
-            require(&args[..2], &[is_string])?;
-            require(&args[2..], &[is_integer])?;
-            same_args(DataType::string(), args)
-        }
-        F::Regexp => {
-            require(args, &[is_string])?;
-            same_args(typed(TypeKind::Boolean), args)
-        }
-        F::SplitIndex => {
-            require(args, &[is_string, is_string, is_integer])?;
-            no_bigint(f, &args[2..])?;
-            same_args(DataType::string(), args)
-        }
-        F::Md5 | F::Sha256 => {
-            require(args, &[is_string])?;
-            let len = if f == F::Md5 { 32 } else { 64 };
-            same_args(typed(TypeKind::Char(len)), args)
-        }
-        F::Chr => {
-            require(args, &[is_integer])?;
-            same_args(DataType::string(), args)
-        }
-        F::ToBase64 | F::FromBase64 => {
-            require(args, &[is_string])?;
-            same_args(typed(string()), args)
-        }
-        F::Uuid => same_args(DataType::not_null(TypeKind::Char(36)), args),
-        F::IsDigit | F::IsAlpha | F::IsDecimal => {
-            require(args, &[is_string])?;
-            same_args(DataType::not_null(TypeKind::Boolean), args)
-        }
-        F::Abs => {
-            require(args, &[|k| k.is_numeric() || k.is_interval()])?;
-            same_args(args[0], args)
-        }
-        F::Sign => {
-            require(args, &[is_numeric])?;
-            same_args(args[0], args)
-        }
-        F::Round | F::Truncate => {
-            require(&args[..1], &[is_numeric])?;
-            require(&args[1..], &[is_integer])?;
-            let kind = match args[0].kind {
-                TypeKind::Decimal { precision, scale } => match (args.len(), literal(1)) {
-                    (1, _) => round_decimal(precision, scale, 0),
-                    (_, Some(digits)) => round_decimal(precision, scale, digits),
-                    // A digit count only known at run time keeps the type.
-                    (_, None) => args[0].kind,
-                },
-                other => other,
-            };
-            same_args(typed(kind), args)
-        }
-        F::Floor | F::Ceil | F::Ceiling => {
-            if args[0].is_null_type() {
-                return Err(Refusal::Null);
-            }
-            let kind = match args[0].kind {
-                TypeKind::Decimal { precision, .. } => TypeKind::Decimal {
-                    precision,
-                    scale: 0,
-                },
-                // FLOOR(<interval>) crashes Flink's planner; refuse it.
-                k if k.is_numeric() || k.is_temporal() => k,
-                _ => return Err(Refusal::Types),
-            };
-            same_args(typed(kind), args)
-        }
-        F::Mod => {
-            if args.iter().any(DataType::is_null_type) {
-                return Err(Refusal::Null);
-            }
-            let result = typing::arithmetic(ArithOp::Modulo, &args[0], &args[1])
-                .map_err(|_| Refusal::Types)?;
-            same_args(result, args)
-        }
-        F::Power
-        | F::Sqrt
-        | F::Ln
-        | F::Log10
-        | F::Log2
-        | F::Log
-        | F::Exp
-        | F::Sin
-        | F::Cos
-        | F::Tan
-        | F::Cot
-        | F::Asin
-        | F::Acos
-        | F::Atan
-        | F::Atan2
-        | F::Degrees
-        | F::Radians => double_math(),
-        F::Pi | F::E => same_args(DataType::not_null(TypeKind::Double), args),
-        F::Rand => {
-            require(args, &[is_integer])?;
-            same_args(typed(TypeKind::Double), args)
-        }
-        F::RandInteger => {
-            require(args, &[is_integer])?;
-            same_args(typed(TypeKind::Int), args)
-        }
-        F::DateFormat => {
-            require(&args[..1], &[|k| k.is_timestamp() || k.is_string()])?;
-            require(&args[1..], &[is_string])?;
-            same_args(DataType::string(), args)
-        }
-        F::ToDate => {
-            require(args, &[is_string])?;
-            same_args(DataType::nullable(TypeKind::Date), args)
-        }
-        F::ToTimestamp => {
-            require(args, &[is_string])?;
-            same_args(DataType::nullable(TypeKind::Timestamp(3)), args)
-        }
-        F::ToTimestampLtz => {
-            if args[0].is_string() {
-                require(args, &[is_string])?;
-            } else {
-                require(&args[..1], &[is_numeric])?;
-                require(&args[1..], &[is_integer])?;
-            }
-            same_args(DataType::nullable(TypeKind::TimestampLtz(3)), args)
-        }
-        F::UnixTimestamp => {
-            require(args, &[is_string])?;
-            same_args(typed(TypeKind::BigInt), args)
-        }
-        F::FromUnixtime => {
-            require(&args[..1], &[is_integer])?;
-            require(&args[1..], &[is_string])?;
-            same_args(DataType::string(), args)
-        }
-        F::CurrentTimestamp | F::Now | F::CurrentRowTimestamp => {
-            same_args(DataType::not_null(TypeKind::TimestampLtz(3)), args)
-        }
-        F::CurrentDate => same_args(DataType::not_null(TypeKind::Date), args),
-        F::CurrentTime | F::LocalTime => same_args(DataType::not_null(TypeKind::Time(0)), args),
-        F::LocalTimestamp => same_args(DataType::not_null(TypeKind::Timestamp(3)), args),
-        F::Extract => {
-            require(args, &[|k| k.is_temporal() || k.is_interval()])?;
-            same_args(typed(TypeKind::BigInt), args)
-        }
-        F::Year
-        | F::Quarter
-        | F::Month
-        | F::Week
-        | F::DayOfYear
-        | F::DayOfMonth
-        | F::DayOfWeek
-        | F::Hour
-        | F::Minute
-        | F::Second => {
-            if args[0].is_null_type() {
-                return Err(Refusal::Null);
-            }
-            if !is_datetime(args[0].kind) {
-                // Flink rewrites YEAR(x) to EXTRACT and complains about that.
-                return Err(Refusal::Message(format!(
-                    "Cannot apply 'EXTRACT' to arguments of type 'EXTRACT(<INTERVAL {}> FROM <{}>)'. Supported form(s): {}",
-                    extract_unit(f),
-                    calcite_type_name(&args[0]),
-                    F::Extract.supported_forms()
-                )));
-            }
-            same_args(typed(TypeKind::BigInt), args)
-        }
-    }
-}
-
-fn extract_unit(f: ScalarFunction) -> &'static str {
-    use ScalarFunction as F;
-    match f {
-        F::Year => "YEAR",
-        F::Quarter => "QUARTER",
-        F::Month => "MONTH",
-        F::Week => "WEEK",
-        F::DayOfYear => "DOY",
-        F::DayOfMonth => "DAY",
-        F::DayOfWeek => "DOW",
-        F::Hour => "HOUR",
-        F::Minute => "MINUTE",
-        _ => "SECOND",
-    }
 }
 
 /// A built-in aggregate function.

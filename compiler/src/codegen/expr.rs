@@ -38,6 +38,7 @@ use quote::{format_ident, quote};
 
 use crate::ir::{BinaryOp, Expr, ExprKind, Literal, TimeUnit, UnaryOp};
 use crate::types::{DataType, TypeKind};
+pub(crate) use call::{int_kinds, to_i32, BoundCall};
 
 /// Module-level items the generated expressions refer to.
 #[derive(Default)]
@@ -69,7 +70,7 @@ impl Statics {
     }
 
     /// Adds `static NAME_<n>: LazyLock<ty> = LazyLock::new(|| init);`, returns its name.
-    pub(super) fn lazy(&mut self, prefix: &str, ty: TokenStream, init: TokenStream) -> Ident {
+    pub(crate) fn lazy(&mut self, prefix: &str, ty: TokenStream, init: TokenStream) -> Ident {
         let name = format_ident!("{}_{}", prefix, self.next_id);
         self.next_id += 1;
         self.items.push(quote! {
@@ -80,7 +81,7 @@ impl Statics {
 
     /// The time the job started: Flink evaluates CURRENT_TIMESTAMP once per
     /// batch query, so every row (and every expression) sees the same instant.
-    fn query_start(&mut self) -> TokenStream {
+    pub(crate) fn query_start(&mut self) -> TokenStream {
         if !self.query_start {
             self.query_start = true;
             self.items.push(quote! {
@@ -129,22 +130,22 @@ pub(crate) fn expr(
     .expr(e)
 }
 
-type GenResult = Result<TokenStream, String>;
+pub(crate) type GenResult = Result<TokenStream, String>;
 
-fn unsupported(what: impl std::fmt::Display) -> String {
+pub(crate) fn unsupported(what: impl std::fmt::Display) -> String {
     format!("{what} is not supported by code generation yet")
 }
 
 /// State of one [`expr`] call.
-struct Gen<'a> {
+pub(crate) struct Gen<'a> {
     column: &'a dyn Fn(usize) -> TokenStream,
-    statics: &'a mut Statics,
+    pub(crate) statics: &'a mut Statics,
     next_local: usize,
 }
 
 impl Gen<'_> {
     /// A fresh local name (`v3`).
-    fn local(&mut self) -> Ident {
+    pub(crate) fn local(&mut self) -> Ident {
         let name = format_ident!("v{}", self.next_local);
         self.next_local += 1;
         name
@@ -153,7 +154,7 @@ impl Gen<'_> {
     /// NULL-propagating application: evaluates every argument (left to
     /// right), and if all are non-NULL evaluates `body` (an `Option` expression)
     /// with the values bound to the names it receives; otherwise `None`.
-    fn strict(
+    pub(crate) fn strict(
         &mut self,
         args: Vec<TokenStream>,
         body: impl FnOnce(&[Ident]) -> TokenStream,
@@ -172,7 +173,7 @@ impl Gen<'_> {
         }
     }
 
-    fn expr(&mut self, e: &Expr) -> GenResult {
+    pub(crate) fn expr(&mut self, e: &Expr) -> GenResult {
         let value = self.expr_of_kind(e)?;
         Ok(match e.kind {
             // A computed string (a function's `String`, a borrowed `&str`)
@@ -340,7 +341,7 @@ impl Gen<'_> {
 
     /// `l op r` for a comparison operator, as `Option<bool>`; `l` and `r` are
     /// tokens of the operands' `Option` values.
-    fn compare(
+    pub(crate) fn compare(
         &mut self,
         op: BinaryOp,
         l: TokenStream,
@@ -645,7 +646,12 @@ impl Gen<'_> {
     }
 
     /// EXTRACT(unit FROM value) as BIGINT; `value` is tokens of `Option<ty>`.
-    fn extract(&mut self, unit: TimeUnit, value: TokenStream, ty: &DataType) -> GenResult {
+    pub(crate) fn extract(
+        &mut self,
+        unit: TimeUnit,
+        value: TokenStream,
+        ty: &DataType,
+    ) -> GenResult {
         let what = || unsupported(format!("EXTRACT({unit:?} FROM {})", ty.kind).to_uppercase());
         let body: Box<dyn Fn(&Ident) -> TokenStream> = match ty.kind {
             TypeKind::IntervalDayTime => {
@@ -875,7 +881,7 @@ fn compare_values(op: BinaryOp, a: &Ident, lt: &DataType, b: &Ident, rt: &DataTy
 }
 
 /// `rt::value::DecimalType::new(p, s)` of a DECIMAL type.
-fn decimal_type(ty: &DataType) -> Option<TokenStream> {
+pub(crate) fn decimal_type(ty: &DataType) -> Option<TokenStream> {
     match ty.kind {
         TypeKind::Decimal { precision, scale } => {
             Some(quote!(rt::value::DecimalType::new(#precision, #scale)))
@@ -1003,7 +1009,7 @@ fn unscaled_decimal(digits: &str, scale: u8) -> Option<i128> {
 
 /// The text of a string literal, looking through casts that only widen the
 /// string type (the binder casts `'a%'`, a CHAR(2), to STRING for LIKE).
-pub(super) fn literal_string(e: &Expr) -> Option<&str> {
+pub(crate) fn literal_string(e: &Expr) -> Option<&str> {
     match &e.kind {
         ExprKind::Literal(Literal::String(s)) => Some(s),
         ExprKind::Cast { operand, .. } if matches!(e.ty.kind, TypeKind::Varchar(n) if n as usize >= operand_length(operand)) => {

@@ -29,7 +29,7 @@ use Conversion::{Fallible, FallibleOrNull, Partial, Total};
 
 impl Gen<'_> {
     /// Converts `value` (tokens of `Option<from>`) to `Option<to>`.
-    pub(super) fn cast(
+    pub(crate) fn cast(
         &mut self,
         value: TokenStream,
         from: &DataType,
