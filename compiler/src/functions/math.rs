@@ -105,6 +105,20 @@ pub(super) static MOD: Builtin = Builtin {
     codegen: |g, call| modulo(g, call).ok_or_else(|| call.unsupported())?,
 };
 
+/// A DOUBLE function of one number: `x.<method>` of its value as `f64`.
+macro_rules! double_function {
+    ($name:literal, $($method:tt)*) => {
+        Builtin {
+            name: $name,
+            arity: 1..=1,
+            forms: concat!("'", $name, "(<NUMERIC>)'"),
+            deterministic: true,
+            infer: double_math,
+            codegen: |g, call| double_fn(g, call, quote!($($method)*)),
+        }
+    };
+}
+
 /// Java's `Math.pow`.
 pub(super) static POWER: Builtin = Builtin {
     name: "POWER",
@@ -116,42 +130,12 @@ pub(super) static POWER: Builtin = Builtin {
 };
 
 /// Flink computes SQRT as POWER(x, 0.5): SQRT(-0.0) is 0.0.
-pub(super) static SQRT: Builtin = Builtin {
-    name: "SQRT",
-    arity: 1..=1,
-    forms: "'SQRT(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(powf(0.5))),
-};
-
-pub(super) static LN: Builtin = Builtin {
-    name: "LN",
-    arity: 1..=1,
-    forms: "'LN(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(ln())),
-};
-
-pub(super) static LOG10: Builtin = Builtin {
-    name: "LOG10",
-    arity: 1..=1,
-    forms: "'LOG10(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(log10())),
-};
+pub(super) static SQRT: Builtin = double_function!("SQRT", powf(0.5));
+pub(super) static LN: Builtin = double_function!("LN", ln());
+pub(super) static LOG10: Builtin = double_function!("LOG10", log10());
 
 /// Flink: Math.log(x) / Math.log(2), not a true log2.
-pub(super) static LOG2: Builtin = Builtin {
-    name: "LOG2",
-    arity: 1..=1,
-    forms: "'LOG2(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(ln() / 2f64.ln())),
-};
+pub(super) static LOG2: Builtin = double_function!("LOG2", ln() / 2f64.ln());
 
 /// LOG(x) is LN(x); LOG(b, x) = ln(x) / ln(b).
 pub(super) static LOG: Builtin = Builtin {
@@ -166,14 +150,7 @@ pub(super) static LOG: Builtin = Builtin {
     },
 };
 
-pub(super) static EXP: Builtin = Builtin {
-    name: "EXP",
-    arity: 1..=1,
-    forms: "'EXP(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(exp())),
-};
+pub(super) static EXP: Builtin = double_function!("EXP", exp());
 
 pub(super) static SIGN: Builtin = Builtin {
     name: "SIGN",
@@ -205,68 +182,13 @@ pub(super) static SIGN: Builtin = Builtin {
     },
 };
 
-pub(super) static SIN: Builtin = Builtin {
-    name: "SIN",
-    arity: 1..=1,
-    forms: "'SIN(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(sin())),
-};
-
-pub(super) static COS: Builtin = Builtin {
-    name: "COS",
-    arity: 1..=1,
-    forms: "'COS(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(cos())),
-};
-
-pub(super) static TAN: Builtin = Builtin {
-    name: "TAN",
-    arity: 1..=1,
-    forms: "'TAN(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(tan())),
-};
-
-pub(super) static COT: Builtin = Builtin {
-    name: "COT",
-    arity: 1..=1,
-    forms: "'COT(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(tan().recip())),
-};
-
-pub(super) static ASIN: Builtin = Builtin {
-    name: "ASIN",
-    arity: 1..=1,
-    forms: "'ASIN(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(asin())),
-};
-
-pub(super) static ACOS: Builtin = Builtin {
-    name: "ACOS",
-    arity: 1..=1,
-    forms: "'ACOS(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(acos())),
-};
-
-pub(super) static ATAN: Builtin = Builtin {
-    name: "ATAN",
-    arity: 1..=1,
-    forms: "'ATAN(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(atan())),
-};
+pub(super) static SIN: Builtin = double_function!("SIN", sin());
+pub(super) static COS: Builtin = double_function!("COS", cos());
+pub(super) static TAN: Builtin = double_function!("TAN", tan());
+pub(super) static COT: Builtin = double_function!("COT", tan().recip());
+pub(super) static ASIN: Builtin = double_function!("ASIN", asin());
+pub(super) static ACOS: Builtin = double_function!("ACOS", acos());
+pub(super) static ATAN: Builtin = double_function!("ATAN", atan());
 
 /// Java's `Math.atan2`.
 pub(super) static ATAN2: Builtin = Builtin {
@@ -278,23 +200,8 @@ pub(super) static ATAN2: Builtin = Builtin {
     codegen: |g, call| double_fn2(g, call, |a, b| quote!(#a.atan2(#b))),
 };
 
-pub(super) static DEGREES: Builtin = Builtin {
-    name: "DEGREES",
-    arity: 1..=1,
-    forms: "'DEGREES(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(to_degrees())),
-};
-
-pub(super) static RADIANS: Builtin = Builtin {
-    name: "RADIANS",
-    arity: 1..=1,
-    forms: "'RADIANS(<NUMERIC>)'",
-    deterministic: true,
-    infer: double_math,
-    codegen: |g, call| double_fn(g, call, quote!(to_radians())),
-};
+pub(super) static DEGREES: Builtin = double_function!("DEGREES", to_degrees());
+pub(super) static RADIANS: Builtin = double_function!("RADIANS", to_radians());
 
 pub(super) static PI: Builtin = Builtin {
     name: "PI",
