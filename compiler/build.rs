@@ -41,11 +41,11 @@ fn main() {
         ("WORKSPACE_LOCK", manifest.join("../Cargo.lock")),
         (
             "CARGO_TOML_TEMPLATE",
-            manifest.join("../templates/Cargo.toml.tera"),
+            manifest.join("../templates/Cargo.toml.template"),
         ),
         (
             "README_TEMPLATE",
-            manifest.join("../templates/README.md.tera"),
+            manifest.join("../templates/README.md.template"),
         ),
     ] {
         let _ = writeln!(

@@ -9,10 +9,10 @@ use std::fmt::Write as _;
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::term;
-use serde::Serialize;
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// A byte range in the job file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
@@ -31,8 +31,7 @@ impl Span {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
     Error,
     Warning,
@@ -136,7 +135,7 @@ pub struct SourceFile {
 }
 
 /// A 1-based line and column (in characters), as editors show them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineCol {
     pub line: usize,
     pub column: usize,
@@ -548,7 +547,7 @@ fn clamp(file: &SourceFile, span: Span) -> std::ops::Range<usize> {
     start..end
 }
 
-#[derive(Serialize)]
+/// One diagnostic of [`to_json`], its fields in this order.
 struct JsonDiagnostic<'a> {
     file: &'a str,
     severity: Severity,
@@ -557,6 +556,37 @@ struct JsonDiagnostic<'a> {
     end: LineCol,
     notes: &'a [String],
     help: Option<&'a str>,
+}
+
+// Written out rather than derived: serde's derive macro is the only reason
+// the compiler would build `syn` a second time (README.md, "Run the tests").
+impl Serialize for JsonDiagnostic<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut item = serializer.serialize_struct("JsonDiagnostic", 7)?;
+        item.serialize_field("file", self.file)?;
+        item.serialize_field(
+            "severity",
+            match self.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+        )?;
+        item.serialize_field("message", self.message)?;
+        item.serialize_field("start", &self.start)?;
+        item.serialize_field("end", &self.end)?;
+        item.serialize_field("notes", self.notes)?;
+        item.serialize_field("help", &self.help)?;
+        item.end()
+    }
+}
+
+impl Serialize for LineCol {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut at = serializer.serialize_struct("LineCol", 2)?;
+        at.serialize_field("line", &self.line)?;
+        at.serialize_field("column", &self.column)?;
+        at.end()
+    }
 }
 
 /// Diagnostics as a JSON array, for editors and CI.

@@ -4,89 +4,55 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{value_parser, Arg, ArgAction, ArgMatches};
 use stmtc::diagnostics::{render, Diagnostic, SourceFile, Span};
 
-#[derive(Parser)]
-#[command(
-    name = "stmtc",
-    version,
-    about = "Compiles a Flink SQL statement set into a native Rust program"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
+/// A parsed command line.
 enum Command {
-    /// Parse, bind and type-check a job file; report every error at once.
     Check {
-        /// The job file (SET, CREATE TABLE/VIEW, INSERT, EXECUTE STATEMENT SET).
         job: PathBuf,
-        /// How to print diagnostics.
-        #[arg(long, value_enum, default_value_t = DiagnosticFormat::Text)]
         format: DiagnosticFormat,
-        /// Also print the bound statement set (tables, views, each INSERT's tree).
-        #[arg(long)]
         print_bound: bool,
-        /// Color the code frames: auto (when stderr is a terminal), always, never.
-        #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
-    /// Generate the job crate: Cargo.toml, Cargo.lock, src/main.rs, plan.txt,
-    /// plan.json, README.md and the vendored runtime.
     Compile {
         job: PathBuf,
-        /// The crate folder to write.
-        #[arg(short, long, value_name = "DIR")]
         output: PathBuf,
-        /// Package and binary name (default: from the job file name).
-        #[arg(long)]
         name: Option<String>,
-        #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
-    /// Compile into a cache keyed by the generated code, build (once), and run.
     Run {
         job: PathBuf,
-        /// Override a connector option: --set TABLE.OPTION=VALUE (repeatable).
-        #[arg(long = "set", value_name = "TABLE.OPTION=VALUE")]
         sets: Vec<String>,
-        /// No progress and no summary from the job.
-        #[arg(long)]
         quiet: bool,
-        /// Worker threads of the job.
-        #[arg(long)]
         threads: Option<usize>,
-        /// Cache folder (default: $STMTC_CACHE_DIR, else ~/.cache/stmtc).
-        #[arg(long, value_name = "DIR")]
         cache_dir: Option<PathBuf>,
-        #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
-    /// Print the merged plan of the whole statement set: one scan per source,
-    /// shared subplans printed once and referenced by id.
     Explain {
         job: PathBuf,
-        #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
         format: PlanFormat,
-        /// Extra per-node details (repeatable), like Flink's ExplainDetail.
-        #[arg(long, value_enum)]
         detail: Vec<Detail>,
-        /// Compare with a committed plan file instead of printing; exit 1 with
-        /// a unified diff when it is stale.
-        #[arg(long, value_name = "PLAN_FILE")]
         check: Option<PathBuf>,
-        /// Print the plan after lowering and after each rewrite (to stderr).
-        #[arg(long)]
         trace_passes: bool,
-        #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// The options that take one of a few words: each enum lists its words once.
+trait Choice: Sized + Copy + 'static {
+    const WORDS: &'static [(&'static str, Self)];
+
+    fn from_word(word: &str) -> Self {
+        Self::WORDS
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map(|(_, v)| *v)
+            .expect("clap only passes the listed words")
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum PlanFormat {
     Text,
     Json,
@@ -94,7 +60,16 @@ enum PlanFormat {
     Mermaid,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+impl Choice for PlanFormat {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("text", PlanFormat::Text),
+        ("json", PlanFormat::Json),
+        ("dot", PlanFormat::Dot),
+        ("mermaid", PlanFormat::Mermaid),
+    ];
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Detail {
     /// Per-node changelog mode ([I] = insert-only).
     Changelog,
@@ -104,17 +79,228 @@ enum Detail {
     All,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+impl Choice for Detail {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("changelog", Detail::Changelog),
+        ("cost", Detail::Cost),
+        ("all", Detail::All),
+    ];
+}
+
+#[derive(Clone, Copy)]
 enum DiagnosticFormat {
     Text,
     Json,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+impl Choice for DiagnosticFormat {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("text", DiagnosticFormat::Text),
+        ("json", DiagnosticFormat::Json),
+    ];
+}
+
+#[derive(Clone, Copy)]
 enum Color {
     Auto,
     Always,
     Never,
+}
+
+impl Choice for Color {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("auto", Color::Auto),
+        ("always", Color::Always),
+        ("never", Color::Never),
+    ];
+}
+
+/// The command line's grammar (clap's builder: its derive macro would make
+/// every build compile `syn` once more, see README.md "Run the tests").
+fn command_line() -> clap::Command {
+    let job = || {
+        Arg::new("job")
+            .required(true)
+            .value_name("JOB")
+            .value_parser(value_parser!(PathBuf))
+    };
+    let job_help = "The job file (SET, CREATE TABLE/VIEW, INSERT, EXECUTE STATEMENT SET)";
+    let choice = |name: &'static str, words: &[&'static str], default: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .value_name(match name {
+                "color" => "COLOR",
+                _ => "FORMAT",
+            })
+            .value_parser(clap::builder::PossibleValuesParser::new(words.to_vec()))
+            .default_value(default)
+    };
+    let color = || {
+        choice("color", &["auto", "always", "never"], "auto")
+            .help("Color the code frames: auto (when stderr is a terminal), always, never")
+    };
+    let flag = |name: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .action(ArgAction::SetTrue)
+            .help(help)
+    };
+    clap::Command::new("stmtc")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Compiles a Flink SQL statement set into a native Rust program")
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(
+            clap::Command::new("check")
+                .about("Parse, bind and type-check a job file; report every error at once")
+                .arg(job().help(job_help))
+                .arg(choice("format", &["text", "json"], "text").help("How to print diagnostics"))
+                .arg(flag(
+                    "print-bound",
+                    "Also print the bound statement set (tables, views, each INSERT's tree)",
+                ))
+                .arg(color()),
+        )
+        .subcommand(
+            clap::Command::new("compile")
+                .about(
+                    "Generate the job crate: Cargo.toml, Cargo.lock, src/main.rs, plan.txt, \
+                     plan.json, README.md and the vendored runtime",
+                )
+                .arg(job().help(job_help))
+                .arg(
+                    Arg::new("output")
+                        .short('o')
+                        .long("output")
+                        .value_name("DIR")
+                        .required(true)
+                        .value_parser(value_parser!(PathBuf))
+                        .help("The crate folder to write"),
+                )
+                .arg(
+                    Arg::new("name")
+                        .long("name")
+                        .value_name("NAME")
+                        .help("Package and binary name (default: from the job file name)"),
+                )
+                .arg(color()),
+        )
+        .subcommand(
+            clap::Command::new("run")
+                .about("Compile into a cache keyed by the generated code, build (once), and run")
+                .arg(job().help(job_help))
+                .arg(
+                    Arg::new("set")
+                        .long("set")
+                        .value_name("TABLE.OPTION=VALUE")
+                        .action(ArgAction::Append)
+                        .help("Override a connector option: --set TABLE.OPTION=VALUE (repeatable)"),
+                )
+                .arg(flag("quiet", "No progress and no summary from the job"))
+                .arg(
+                    Arg::new("threads")
+                        .long("threads")
+                        .value_name("THREADS")
+                        .value_parser(value_parser!(usize))
+                        .help("Worker threads of the job"),
+                )
+                .arg(
+                    Arg::new("cache-dir")
+                        .long("cache-dir")
+                        .value_name("DIR")
+                        .value_parser(value_parser!(PathBuf))
+                        .help("Cache folder (default: $STMTC_CACHE_DIR, else ~/.cache/stmtc)"),
+                )
+                .arg(color()),
+        )
+        .subcommand(
+            clap::Command::new("explain")
+                .about(
+                    "Print the merged plan of the whole statement set: one scan per source, \
+                     shared subplans printed once and referenced by id",
+                )
+                .arg(job().help(job_help))
+                .arg(choice(
+                    "format",
+                    &["text", "json", "dot", "mermaid"],
+                    "text",
+                ))
+                .arg(
+                    Arg::new("detail")
+                        .long("detail")
+                        .value_name("DETAIL")
+                        .action(ArgAction::Append)
+                        .value_parser(clap::builder::PossibleValuesParser::new([
+                            clap::builder::PossibleValue::new("changelog")
+                                .help("Per-node changelog mode ([I] = insert-only)"),
+                            clap::builder::PossibleValue::new("cost")
+                                .help("Per-node estimated row counts"),
+                            clap::builder::PossibleValue::new("all").help("Everything"),
+                        ]))
+                        .help("Extra per-node details (repeatable), like Flink's ExplainDetail"),
+                )
+                .arg(
+                    Arg::new("check")
+                        .long("check")
+                        .value_name("PLAN_FILE")
+                        .value_parser(value_parser!(PathBuf))
+                        .help(
+                            "Compare with a committed plan file instead of printing; exit 1 \
+                             with a unified diff when it is stale",
+                        ),
+                )
+                .arg(flag(
+                    "trace-passes",
+                    "Print the plan after lowering and after each rewrite (to stderr)",
+                ))
+                .arg(color()),
+        )
+}
+
+/// Reads the command line, or exits with clap's message (and `--help`).
+fn parse_command_line() -> Command {
+    let matches = command_line().get_matches();
+    let (name, m) = matches.subcommand().expect("a subcommand is required");
+    let path = |m: &ArgMatches, id: &str| m.get_one::<PathBuf>(id).cloned();
+    let word = |m: &ArgMatches, id: &str| m.get_one::<String>(id).cloned().unwrap_or_default();
+    let job = path(m, "job").expect("JOB is required");
+    let color = Color::from_word(&word(m, "color"));
+    match name {
+        "check" => Command::Check {
+            job,
+            format: DiagnosticFormat::from_word(&word(m, "format")),
+            print_bound: m.get_flag("print-bound"),
+            color,
+        },
+        "compile" => Command::Compile {
+            job,
+            output: path(m, "output").expect("--output is required"),
+            name: m.get_one::<String>("name").cloned(),
+            color,
+        },
+        "run" => Command::Run {
+            job,
+            sets: m
+                .get_many::<String>("set")
+                .map(|v| v.cloned().collect())
+                .unwrap_or_default(),
+            quiet: m.get_flag("quiet"),
+            threads: m.get_one::<usize>("threads").copied(),
+            cache_dir: path(m, "cache-dir"),
+            color,
+        },
+        _ => Command::Explain {
+            job,
+            format: PlanFormat::from_word(&word(m, "format")),
+            detail: m
+                .get_many::<String>("detail")
+                .map(|v| v.map(|w| Detail::from_word(w)).collect())
+                .unwrap_or_default(),
+            check: path(m, "check"),
+            trace_passes: m.get_flag("trace-passes"),
+            color,
+        },
+    }
 }
 
 fn read_job(path: &Path) -> Result<SourceFile, ExitCode> {
@@ -414,10 +600,9 @@ mod children {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
     // Relative source paths resolve here, as in Flink; the planner sizes sources by them.
     let cwd = std::env::current_dir().ok();
-    match cli.command {
+    match parse_command_line() {
         Command::Compile {
             job,
             output,

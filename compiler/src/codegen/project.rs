@@ -1,12 +1,11 @@
 //! The job crate around `main.rs`: `Cargo.toml` and `README.md` (from the
-//! tera templates in `templates/`), a `Cargo.lock` pinned to the versions the
-//! runtime is tested with, `plan.txt` / `plan.json`, and the runtime itself —
-//! vendored into `runtime/` for `stmtc compile`, so the crate builds anywhere
-//! with cargo alone, or shared by path for `stmtc run`'s cache.
+//! templates in `templates/`, see [`render`]), a `Cargo.lock` pinned to the
+//! versions the runtime is tested with, `plan.txt` / `plan.json`, and the
+//! runtime itself — vendored into `runtime/` for `stmtc compile`, so the
+//! crate builds anywhere with cargo alone, or shared by path for `stmtc
+//! run`'s cache.
 
 use std::path::PathBuf;
-
-use serde::Serialize;
 
 use super::GenError;
 use crate::diagnostics::SourceFile;
@@ -30,15 +29,6 @@ pub(crate) enum RuntimeSource {
 pub(crate) struct CrateFiles {
     pub package: String,
     pub files: Vec<(PathBuf, String)>,
-}
-
-#[derive(Serialize)]
-struct TableInfo {
-    name: String,
-    connector: String,
-    path: Option<String>,
-    reads: bool,
-    writes: bool,
 }
 
 /// Files of a standalone runtime crate (for vendoring or a shared cache).
@@ -130,15 +120,18 @@ pub(crate) fn generate_crate(
         RuntimeSource::Vendored => "runtime".to_string(),
         RuntimeSource::Path(p) => p.clone(),
     };
-    let mut ctx = tera::Context::new();
-    ctx.insert("package", package);
-    ctx.insert("source", &file.name);
-    ctx.insert("stmtc_version", env!("CARGO_PKG_VERSION"));
-    ctx.insert("runtime_path", &runtime_path);
-    ctx.insert("features", &features);
-    ctx.insert("tables", &table_infos(plan));
+    let features = feature_list(&features);
+    let tables = table_lines(plan);
+    let values = [
+        ("package", package),
+        ("source", file.name.as_str()),
+        ("stmtc_version", env!("CARGO_PKG_VERSION")),
+        ("runtime_path", runtime_path.as_str()),
+        ("features", features.as_str()),
+        ("tables", tables.as_str()),
+    ];
     let render = |name: &str, template: &str| {
-        tera::Tera::one_off(template, &ctx, false).map_err(|e| GenError {
+        render(template, &values).map_err(|e| GenError {
             node: crate::plan::NodeId(0),
             message: format!("internal: template {name}: {e}"),
         })
@@ -170,36 +163,80 @@ pub(crate) fn generate_crate(
     })
 }
 
-fn table_infos(plan: &Plan) -> Vec<TableInfo> {
-    plan.job
-        .tables
-        .iter()
-        .map(|t| {
-            let reads = plan
-                .nodes
-                .iter()
-                .any(|n| matches!(n.kind, NodeKind::Scan { table, .. } if table == t.id));
-            let writes = plan
-                .nodes
-                .iter()
-                .any(|n| matches!(n.kind, NodeKind::Sink { table, .. } if table == t.id));
-            TableInfo {
-                name: t.name.clone(),
-                connector: match &t.connector.kind {
-                    ConnectorKind::Filesystem { format, .. } => {
-                        format!("filesystem ({})", format!("{format:?}").to_lowercase())
-                    }
-                    other => other.name().to_string(),
-                },
-                path: match &t.connector.kind {
-                    ConnectorKind::Filesystem { path, .. } => Some(path.clone()),
-                    _ => None,
-                },
-                reads,
-                writes,
+/// The README's list of tables, one line each: `- `orders`: filesystem
+/// (csv) at `data/orders.csv`, read`.
+fn table_lines(plan: &Plan) -> String {
+    let mut lines = Vec::new();
+    for t in &plan.job.tables {
+        let mut line = format!("- `{}`: ", t.name);
+        match &t.connector.kind {
+            ConnectorKind::Filesystem { format, path, .. } => {
+                line += &format!("filesystem ({})", format!("{format:?}").to_lowercase());
+                if !path.is_empty() {
+                    line += &format!(" at `{path}`");
+                }
             }
-        })
-        .collect()
+            other => line += other.name(),
+        }
+        let reads = plan
+            .nodes
+            .iter()
+            .any(|n| matches!(n.kind, NodeKind::Scan { table, .. } if table == t.id));
+        let writes = plan
+            .nodes
+            .iter()
+            .any(|n| matches!(n.kind, NodeKind::Sink { table, .. } if table == t.id));
+        if reads {
+            line += ", read";
+        }
+        if writes {
+            line += ", written";
+        }
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
+/// The runtime's features in the manifest's dependency line:
+/// `, features = ["regex"]`, or nothing.
+fn feature_list<S: AsRef<str>>(features: &[S]) -> String {
+    if features.is_empty() {
+        return String::new();
+    }
+    let quoted: Vec<String> = features
+        .iter()
+        .map(|f| format!("\"{}\"", f.as_ref()))
+        .collect();
+    format!(", features = [{}]", quoted.join(", "))
+}
+
+/// Fills a scaffolding template: each `{{ name }}` becomes its value from
+/// `values`, verbatim. The templates are plain text with no logic (lists and
+/// conditions are rendered in Rust above), so this is all a template engine
+/// has to do here; an unknown or unclosed placeholder is an error.
+pub(crate) fn render(template: &str, values: &[(&str, &str)]) -> Result<String, String> {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find("{{") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 2..];
+        let close = after.find("}}").ok_or_else(|| {
+            format!(
+                "unclosed `{{{{` at byte {}",
+                template.len() - rest.len() + open
+            )
+        })?;
+        let name = after[..close].trim();
+        let value = values
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| *value)
+            .ok_or_else(|| format!("no value for `{{{{ {name} }}}}`"))?;
+        out.push_str(value);
+        rest = &after[close + 2..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// A `Cargo.lock` with the exact versions of the runtime's dependencies
@@ -295,4 +332,35 @@ fn lock_file(package: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{feature_list, render};
+
+    fn check(template: &str, expected: Result<&str, &str>) {
+        let values = [("package", "orders_daily"), ("features", "")];
+        assert_eq!(
+            render(template, &values).as_deref(),
+            expected.map_err(str::to_string).as_deref()
+        );
+    }
+
+    #[test]
+    fn placeholders_are_filled_verbatim() {
+        check(
+            "name = \"{{ package }}\"{{features}}\n# {{package}}",
+            Ok("name = \"orders_daily\"\n# orders_daily"),
+        );
+        check("no placeholders { } }}", Ok("no placeholders { } }}"));
+        check("{{ missing }}", Err("no value for `{{ missing }}`"));
+        check("a {{ package", Err("unclosed `{{` at byte 2"));
+    }
+
+    #[test]
+    fn features_are_a_toml_list_or_nothing() {
+        assert_eq!(feature_list::<&str>(&[]), "");
+        assert_eq!(feature_list(&["regex"]), ", features = [\"regex\"]");
+        assert_eq!(feature_list(&["a", "b"]), ", features = [\"a\", \"b\"]");
+    }
 }

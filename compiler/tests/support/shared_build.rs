@@ -182,7 +182,7 @@ pub fn build_many(
                 "[[bin]]\nname = \"{package}\"\npath = \"../{package}/src/main.rs\"\n\n"
             ));
         }
-        // The job template's release profile (see templates/Cargo.toml.tera).
+        // The job template's release profile (see templates/Cargo.toml.template).
         manifest.push_str(&format!(
             "[dependencies]\n{dependency}\n\n[workspace]\n\n[profile.release]\n\
              opt-level = 3\ncodegen-units = 1\ndebug = false\nincremental = false\n"

@@ -524,15 +524,20 @@ mod shared_build;
 fn build_and_run(source: &str) -> String {
     let package = "codegen-expr-check";
     let runtime = shared_build::runtime_dir(crate::runtime_crate());
-    let mut context = tera::Context::new();
-    context.insert("package", package);
-    context.insert("source", "compiler/src/codegen/expr/tests.rs");
-    context.insert("stmtc_version", env!("CARGO_PKG_VERSION"));
-    context.insert("runtime_path", &runtime.display().to_string());
-    context.insert("features", &["regex"]);
-    let template = std::fs::read_to_string(workspace().join("templates/Cargo.toml.tera"))
-        .expect("templates/Cargo.toml.tera");
-    let manifest = tera::Tera::one_off(&template, &context, false).expect("render Cargo.toml");
+    let template = std::fs::read_to_string(workspace().join("templates/Cargo.toml.template"))
+        .expect("templates/Cargo.toml.template");
+    let runtime_path = runtime.display().to_string();
+    let manifest = crate::codegen::project::render(
+        &template,
+        &[
+            ("package", package),
+            ("source", "compiler/src/codegen/expr/tests.rs"),
+            ("stmtc_version", env!("CARGO_PKG_VERSION")),
+            ("runtime_path", &runtime_path),
+            ("features", ", features = [\"regex\"]"),
+        ],
+    )
+    .expect("render Cargo.toml");
     let dir = shared_build::crate_dir(package);
     shared_build::write_files(
         &dir,
