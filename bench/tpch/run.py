@@ -10,7 +10,7 @@ stmtc's job binary vs DuckDB (over the .tbl files directly, and after loading th
 2. data: `tpchgen-cli tbl -s SF` into DIR/data, trailing '|' of every line dropped
    (as fixtures/tpch/gen_data.py does for SF 0.01); reused if present;
 3. DIR/job.sql = fixtures/tpch/job.sql with only the 12 supported INSERTs
-   (like compiler/tests/tpch.rs `statement_set_of`); `cargo build --release -p stmtc`,
+   (like compiler/tests/suite/tpch.rs `statement_set_of`); `cargo build --release -p stmtc`,
    `stmtc compile job.sql -o DIR/build/stmtc-job` (run in DIR), `cargo build --release` there;
 4. runs stmtc, duckdb-direct, duckdb-loaded interleaved, --runs rounds (after --warmup
    untimed rounds), each in DIR, under /usr/bin/time (peak RSS) with wall time from Python;

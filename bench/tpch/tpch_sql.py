@@ -18,7 +18,7 @@ def split_inserts(body):
 
 
 def statement_set_of(text, keep):
-    """Like compiler/tests/tpch.rs `statement_set_of`: the DDL of job.sql and only the INSERTs into `keep`."""
+    """Like compiler/tests/suite/tpch.rs `statement_set_of`: the DDL of job.sql and only the INSERTs into `keep`."""
     at = text.index(BEGIN) + len(BEGIN)
     ddl, body = text[:at], text[at:].rstrip()
     assert body.endswith("END;"), "the set ends with END;"

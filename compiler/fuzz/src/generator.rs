@@ -3,7 +3,7 @@
 //!
 //! No dependencies: it is compiled both into the `stmtc-fuzz` crate (the
 //! long-running fuzzer and the libFuzzer targets) and, through `#[path]`, into
-//! `compiler/tests/robustness.rs`. Every choice comes from a [`Rng`], which is
+//! `compiler/tests/suite/robustness.rs`. Every choice comes from a [`Rng`], which is
 //! either a seeded PRNG (reproducible: a case is named by its seed) or a byte
 //! string (libFuzzer steers the generator by mutating the bytes).
 //!

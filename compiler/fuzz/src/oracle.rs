@@ -1,7 +1,7 @@
 //! The oracle every robustness case must satisfy, and the case mix.
 //!
 //! Compiled into the `stmtc-fuzz` crate and, through `#[path]`, into
-//! `compiler/tests/robustness.rs` (which also declares `mod generator`).
+//! the test suite (`compiler/tests/suite/main.rs`, which also declares `mod generator`).
 #![allow(dead_code)]
 
 use std::panic::{self, AssertUnwindSafe};

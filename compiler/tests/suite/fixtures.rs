@@ -135,7 +135,7 @@ fn explain_is_deterministic() {
 #[test]
 fn check_fixtures() {
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../../snapshots/check");
+    settings.set_snapshot_path("../../../snapshots/check");
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     let mut cases: Vec<PathBuf> = std::fs::read_dir(workspace().join("fixtures"))

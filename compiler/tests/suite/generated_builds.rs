@@ -9,10 +9,8 @@
 
 use stmtc::diagnostics::SourceFile;
 
-#[path = "../fuzz/src/generator.rs"]
-mod generator;
-#[path = "support/shared_build.rs"]
-mod shared_build;
+use crate::generator;
+use crate::shared_build;
 
 /// Accepted jobs built per run (each takes a few seconds).
 const SAMPLE: usize = 12;

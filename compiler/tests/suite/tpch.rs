@@ -15,10 +15,8 @@ use std::process::Command;
 
 use stmtc::diagnostics::SourceFile;
 
-#[path = "support/shared_build.rs"]
-mod shared_build;
-#[path = "support/sink_compare.rs"]
-mod sink_compare;
+use crate::shared_build;
+use crate::sink_compare;
 
 /// Queries refused until subqueries are planned (scalar, IN, EXISTS).
 const NEEDS_SUBQUERIES: &[&str] = &[];

@@ -19,8 +19,7 @@ use std::time::{Duration, Instant};
 
 use stmtc::diagnostics::SourceFile;
 
-#[path = "support/shared_build.rs"]
-mod shared_build;
+use crate::shared_build;
 
 const JOB: &str = "
 SET 'execution.runtime-mode' = 'batch';

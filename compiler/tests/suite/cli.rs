@@ -4,8 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-#[path = "support/shared_build.rs"]
-mod shared_build;
+use crate::shared_build;
 
 fn stmtc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_stmtc"))

@@ -14,10 +14,8 @@ use std::sync::OnceLock;
 
 use stmtc::diagnostics::SourceFile;
 
-#[path = "support/shared_build.rs"]
-mod shared_build;
-#[path = "support/sink_compare.rs"]
-mod sink_compare;
+use crate::shared_build;
+use crate::sink_compare;
 
 use sink_compare::{compare, sink_lines};
 
