@@ -10,7 +10,7 @@
 //! reap them.
 
 use std::collections::BTreeMap;
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -154,6 +154,19 @@ impl Running {
             .stderr(std::fs::File::create(&stderr).expect("create stderr file"));
         for s in sets {
             command.args(["--set", s]);
+        }
+        // As from a terminal: the signals at their defaults. stmtc keeps a
+        // signal that was ignored when it started ignored (nohup), and a
+        // test run started in the background by a shell without job control
+        // has SIGINT ignored; the SIGINT test would then wait for nothing.
+        // SAFETY: `signal` is async-signal-safe and touches no memory of ours.
+        unsafe {
+            command.pre_exec(|| {
+                for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                    libc::signal(signal, libc::SIG_DFL);
+                }
+                Ok(())
+            });
         }
         let stmtc = command.spawn().expect("start stmtc");
         Running {
