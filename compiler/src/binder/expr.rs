@@ -1006,13 +1006,6 @@ impl Binder<'_> {
             ));
         }
         let name = function_name(function, span)?;
-        if name.eq_ignore_ascii_case("LISTAGG") {
-            return Err(Diagnostic::unsupported(
-                span,
-                "LISTAGG as an aggregate function (without OVER)",
-            )
-            .with_note("Flink 2.3 accepts it; stmtc supports LISTAGG over a window only"));
-        }
         if name.eq_ignore_ascii_case("TIMESTAMPDIFF") || name.eq_ignore_ascii_case("TIMESTAMPADD") {
             return self.bind_timestamp_arith(&name.to_ascii_uppercase(), function, cx, span);
         }
@@ -1239,6 +1232,19 @@ impl Binder<'_> {
         let opened = self.begin_aggregate_arguments();
         let bound = self.bind_aggregate_arguments(function, &name, raw_args, &input, span);
         let (args, filter) = self.end_aggregate_arguments(opened, bound)?;
+        // LISTAGG's separator is a literal (checked as over a window): the
+        // call keeps its text, not an input column.
+        let (args, separator) = if name.eq_ignore_ascii_case("LISTAGG") {
+            let (value, separator) =
+                super::over::listagg::check_args(args, self.through_closing_paren(span))?;
+            let text = separator.map(|s| match s.kind {
+                ExprKind::Literal(Literal::String(text)) => text,
+                _ => unreachable!("check_args accepts a string literal only"),
+            });
+            (vec![value], text)
+        } else {
+            (args, None)
+        };
         let types: Vec<DataType> = args.iter().map(|a| a.ty).collect();
         let has_group_by = cx.grouping.as_deref().is_some_and(|g| g.has_group_by);
         let sig = match functions::resolve_aggregate_in(&name, distinct, &types, has_group_by) {
@@ -1270,6 +1276,7 @@ impl Binder<'_> {
             args: arg_positions,
             filter,
             ty: sig.result,
+            separator,
             name: String::new(),
         };
         let index = match grouping.aggregates.iter().position(|a| {
@@ -1277,6 +1284,7 @@ impl Binder<'_> {
                 && a.distinct == call.distinct
                 && a.args == call.args
                 && a.filter == call.filter
+                && a.separator == call.separator
                 && a.ty == call.ty
         }) {
             Some(i) => i,

@@ -1344,6 +1344,7 @@ fn single_value(rel: Rel, keys: Vec<usize>, span: Span) -> Rel {
                 distinct: false,
                 args: vec![0],
                 filter: None,
+                separator: None,
                 ty,
                 name,
             }],
