@@ -44,8 +44,8 @@ pub(crate) struct Grouping {
     /// Positions in `aggregates` of GROUPING() / GROUPING_ID() calls (see
     /// `grouping.rs`): no aggregate computes them.
     pub grouping_calls: Vec<usize>,
-    /// GROUP BY keys that are scalar subqueries, as written (spans do not
-    /// count in comparisons), with their key positions: the same subquery
+    /// GROUP BY keys that are or hold subqueries, as written (spans do not
+    /// count in comparisons), with their key positions: the same expression
     /// in SELECT or HAVING is that key.
     pub subquery_keys: Vec<(sql::Expr, usize)>,
 }
@@ -206,16 +206,21 @@ impl Binder<'_> {
         fallback: Span,
     ) -> BResult<Expr> {
         let span = self.expr_span(expr, fallback);
-        if let sql::Expr::Subquery(query) = expr {
-            if let Some(g) = cx.grouping.as_deref() {
-                if let Some(&(_, k)) = g.subquery_keys.iter().find(|(e, _)| e == expr) {
-                    return Ok(Expr {
-                        kind: ExprKind::Column(k),
-                        ty: g.keys[k].ty,
-                        span,
-                    });
-                }
+        // A GROUP BY key that holds a subquery, written as the key is.
+        if let Some(g) = cx.grouping.as_deref() {
+            let mut raw = expr;
+            while let sql::Expr::Nested(inner) = raw {
+                raw = inner;
             }
+            if let Some(&(_, k)) = g.subquery_keys.iter().find(|(e, _)| e == raw) {
+                return Ok(Expr {
+                    kind: ExprKind::Column(k),
+                    ty: g.keys[k].ty,
+                    span,
+                });
+            }
+        }
+        if let sql::Expr::Subquery(query) = expr {
             return self.scalar_subquery(query, cx, span);
         }
         if cx.grouping.is_some() {
