@@ -361,6 +361,9 @@ pub enum AggregateFunction {
     VarSamp,
     FirstValue,
     LastValue,
+    /// `LISTAGG(value [, separator])`: the non-NULL values joined; the
+    /// separator is the call's `AggregateCall::separator` (a literal).
+    ListAgg,
     /// Calcite's internal `SINGLE_VALUE`: the value of a group's only row
     /// (a run-time error for more); planned under scalar subqueries, never
     /// callable by name (it is not in `ALL`).
@@ -380,6 +383,7 @@ impl AggregateFunction {
         AggregateFunction::VarSamp,
         AggregateFunction::FirstValue,
         AggregateFunction::LastValue,
+        AggregateFunction::ListAgg,
     ];
 
     /// Flink's upper-case name.
@@ -396,6 +400,7 @@ impl AggregateFunction {
             AggregateFunction::VarSamp => "VAR_SAMP",
             AggregateFunction::FirstValue => "FIRST_VALUE",
             AggregateFunction::LastValue => "LAST_VALUE",
+            AggregateFunction::ListAgg => "LISTAGG",
             AggregateFunction::SingleValue => "SINGLE_VALUE",
         }
     }
@@ -474,6 +479,34 @@ pub fn resolve_aggregate_in(
             distinct,
             result: DataType::not_null(TypeKind::BigInt),
             arg_types: args.to_vec(),
+        }));
+    }
+    if function == A::ListAgg {
+        // The separator's own checks (a non-NULL literal) are the binder's
+        // (`binder/over/listagg.rs`); here the types, in Calcite's words.
+        let [value, separator @ ..] = args else {
+            return arity_error();
+        };
+        if separator.len() > 1
+            || !value.is_string()
+            || separator.first().is_some_and(|s| !s.is_string())
+        {
+            let types: Vec<String> = args
+                .iter()
+                .map(|t| format!("<{}>", calcite_type_name(t)))
+                .collect();
+            return Some(Err(FunctionError::ArgumentTypes {
+                message: format!(
+                    "Cannot apply 'LISTAGG' to arguments of type 'LISTAGG({})'. Supported form(s): 'LISTAGG(<CHARACTER>)'\n'LISTAGG(<CHARACTER>, <CHARACTER_LITERAL>)'",
+                    types.join(", ")
+                ),
+            }));
+        }
+        return Some(Ok(AggregateSignature {
+            function,
+            distinct,
+            result: value.with_nullable(value.nullable),
+            arg_types: vec![*value],
         }));
     }
     let [arg] = args else {

@@ -267,6 +267,8 @@ pub struct AggregateCall {
     pub args: Vec<usize>,
     /// `FILTER (WHERE ...)`: an input column of type BOOLEAN.
     pub filter: Option<usize>,
+    /// LISTAGG's separator (a literal; `None` is Flink's default `,`).
+    pub separator: Option<String>,
     pub ty: DataType,
     pub name: String,
 }

@@ -137,14 +137,22 @@ fn rel(out: &mut String, r: &Rel, depth: usize) {
                         .filter
                         .map(|f| format!(" FILTER {}", fields[f].name))
                         .unwrap_or_default();
-                    format!(
-                        "{:?}({}{args}){filter}: {}",
+                    // LISTAGG's separator keeps its case.
+                    let separator = a
+                        .separator
+                        .as_ref()
+                        .map(|s| format!(", '{}'", s.replace('\'', "''")))
+                        .unwrap_or_default();
+                    let call = format!(
+                        "{:?}({}{args}",
                         a.function,
                         if a.distinct { "DISTINCT " } else { "" },
-                        a.ty
                     )
-                    .to_uppercase()
-                    .replace(": ", " : ")
+                    .to_uppercase();
+                    let rest = format!("){filter}: {}", a.ty)
+                        .to_uppercase()
+                        .replace(": ", " : ");
+                    format!("{call}{separator}{rest}")
                 })
                 .collect();
             format!(

@@ -44,8 +44,8 @@ pub(crate) struct Grouping {
     /// Positions in `aggregates` of GROUPING() / GROUPING_ID() calls (see
     /// `grouping.rs`): no aggregate computes them.
     pub grouping_calls: Vec<usize>,
-    /// GROUP BY keys that are scalar subqueries, as written (spans do not
-    /// count in comparisons), with their key positions: the same subquery
+    /// GROUP BY keys that are or hold subqueries, as written (spans do not
+    /// count in comparisons), with their key positions: the same expression
     /// in SELECT or HAVING is that key.
     pub subquery_keys: Vec<(sql::Expr, usize)>,
 }
@@ -206,16 +206,21 @@ impl Binder<'_> {
         fallback: Span,
     ) -> BResult<Expr> {
         let span = self.expr_span(expr, fallback);
-        if let sql::Expr::Subquery(query) = expr {
-            if let Some(g) = cx.grouping.as_deref() {
-                if let Some(&(_, k)) = g.subquery_keys.iter().find(|(e, _)| e == expr) {
-                    return Ok(Expr {
-                        kind: ExprKind::Column(k),
-                        ty: g.keys[k].ty,
-                        span,
-                    });
-                }
+        // A GROUP BY key that holds a subquery, written as the key is.
+        if let Some(g) = cx.grouping.as_deref() {
+            let mut raw = expr;
+            while let sql::Expr::Nested(inner) = raw {
+                raw = inner;
             }
+            if let Some(&(_, k)) = g.subquery_keys.iter().find(|(e, _)| e == raw) {
+                return Ok(Expr {
+                    kind: ExprKind::Column(k),
+                    ty: g.keys[k].ty,
+                    span,
+                });
+            }
+        }
+        if let sql::Expr::Subquery(query) = expr {
             return self.scalar_subquery(query, cx, span);
         }
         if cx.grouping.is_some() {
@@ -1006,13 +1011,6 @@ impl Binder<'_> {
             ));
         }
         let name = function_name(function, span)?;
-        if name.eq_ignore_ascii_case("LISTAGG") {
-            return Err(Diagnostic::unsupported(
-                span,
-                "LISTAGG as an aggregate function (without OVER)",
-            )
-            .with_note("Flink 2.3 accepts it; stmtc supports LISTAGG over a window only"));
-        }
         if name.eq_ignore_ascii_case("TIMESTAMPDIFF") || name.eq_ignore_ascii_case("TIMESTAMPADD") {
             return self.bind_timestamp_arith(&name.to_ascii_uppercase(), function, cx, span);
         }
@@ -1239,6 +1237,19 @@ impl Binder<'_> {
         let opened = self.begin_aggregate_arguments();
         let bound = self.bind_aggregate_arguments(function, &name, raw_args, &input, span);
         let (args, filter) = self.end_aggregate_arguments(opened, bound)?;
+        // LISTAGG's separator is a literal (checked as over a window): the
+        // call keeps its text, not an input column.
+        let (args, separator) = if name.eq_ignore_ascii_case("LISTAGG") {
+            let (value, separator) =
+                super::over::listagg::check_args(args, self.through_closing_paren(span))?;
+            let text = separator.map(|s| match s.kind {
+                ExprKind::Literal(Literal::String(text)) => text,
+                _ => unreachable!("check_args accepts a string literal only"),
+            });
+            (vec![value], text)
+        } else {
+            (args, None)
+        };
         let types: Vec<DataType> = args.iter().map(|a| a.ty).collect();
         let has_group_by = cx.grouping.as_deref().is_some_and(|g| g.has_group_by);
         let sig = match functions::resolve_aggregate_in(&name, distinct, &types, has_group_by) {
@@ -1270,6 +1281,7 @@ impl Binder<'_> {
             args: arg_positions,
             filter,
             ty: sig.result,
+            separator,
             name: String::new(),
         };
         let index = match grouping.aggregates.iter().position(|a| {
@@ -1277,6 +1289,7 @@ impl Binder<'_> {
                 && a.distinct == call.distinct
                 && a.args == call.args
                 && a.filter == call.filter
+                && a.separator == call.separator
                 && a.ty == call.ty
         }) {
             Some(i) => i,

@@ -414,6 +414,7 @@ impl Binder<'_> {
                     args: positions,
                     filter: None,
                     ty,
+                    separator: None,
                     name: format!("EXPR${}", grouping.aggregates.len()),
                 });
                 grouping.grouping_calls.push(grouping.aggregates.len() - 1);

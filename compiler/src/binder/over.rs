@@ -30,7 +30,7 @@ use crate::typing;
 
 type BResult<T> = Result<T, Diagnostic>;
 
-mod listagg;
+pub(super) mod listagg;
 mod variance;
 
 /// Window call `k` of a SELECT list is `Column(PLACEHOLDER + k)` until the

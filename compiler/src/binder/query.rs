@@ -11,7 +11,7 @@ use sqlparser::ast::{
     Spanned, TableFactor, Value,
 };
 
-use super::expr::{contains_aggregate, ExprCx, Grouping};
+use super::expr::{contains_aggregate, contains_call, ExprCx, Grouping};
 use super::order_by::sorted_projection;
 use super::scope::{Scope, ScopeColumn};
 use super::{cast_to_kind, Binder, CatalogEntry};
@@ -615,7 +615,20 @@ impl Binder<'_> {
             let bound = self.bind_expr(g, &mut cx, span);
             match self.end_aggregate_arguments(opened, bound) {
                 Ok(e) => {
-                    if matches!(strip_parens(g), sql::Expr::Subquery(_)) {
+                    // Written again in SELECT/HAVING/ORDER BY, such a key is
+                    // read from the group, not computed anew: a rolled-up
+                    // key is NULL there.
+                    if contains_call(g, &|e| {
+                        matches!(
+                            e,
+                            sql::Expr::Subquery(_)
+                                | sql::Expr::Exists { .. }
+                                | sql::Expr::In {
+                                    target: sql::InTarget::Subquery(_),
+                                    ..
+                                }
+                        )
+                    }) {
                         subquery_keys.push((strip_parens(g).clone(), keys.len()));
                     }
                     key_names.push(match &e.kind {

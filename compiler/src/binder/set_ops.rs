@@ -126,6 +126,7 @@ impl Binder<'_> {
             args: Vec::new(),
             filter: Some(filter_column),
             ty: count_ty,
+            separator: None,
             name: name.to_string(),
         };
         let mut agg_schema: Vec<Field> = schema.clone();

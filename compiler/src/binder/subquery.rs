@@ -88,6 +88,10 @@ pub(crate) struct SubqueryState {
     lifted: bool,
     /// The value generator the WHERE just bound joined in (`generator.rs`).
     generator: Option<generator::Generator>,
+    /// Semi joins of nested subqueries that refer past the scalar subquery
+    /// whose WHERE binds, applied once its value generator is joined in
+    /// (`nested.rs`).
+    deferred: Vec<nested::Deferred>,
     next_generator: usize,
     next_value: usize,
     /// Per grouped SELECT being bound: the joins of subqueries in its
@@ -649,18 +653,24 @@ impl Binder<'_> {
         // `inner = outer` keys gets a value generator (`generator.rs`); other
         // subqueries join on the whole condition.
         let generate = match self.subq.readers.last() {
-            Some(nested::Reader::Scalar | nested::Reader::Extremes) => true,
+            Some(nested::Reader::Scalar | nested::Reader::Aggregate | nested::Reader::Extremes) => {
+                true
+            }
             Some(_) => aggregates && !self.subq.lifted,
             None => false,
         };
-        if generate && generator::needs_generator(&correlated) {
-            if let Err(d) = null_rejecting::check(&correlated) {
+        // Nested subqueries that refer past this scalar subquery need the
+        // enclosing values in its rows: always a generator then.
+        let deferred = std::mem::take(&mut self.subq.deferred);
+        if !deferred.is_empty() || (generate && generator::needs_generator(&correlated)) {
+            let lifted: Vec<Expr> = deferred.iter().flat_map(|d| d.lifted.clone()).collect();
+            if let Err(d) = null_rejecting::check(&[correlated.clone(), lifted].concat()) {
                 self.error(d);
                 return None;
             }
             let id = self.subq.next_generator;
             self.subq.next_generator += 1;
-            let (input, keys, g) = generator::generate(input, correlated, id, span);
+            let (input, keys, g) = generator::generate(input, correlated, deferred, id, span);
             self.subq.generator = Some(g);
             return Some((input, keys));
         }
@@ -794,6 +804,8 @@ impl Binder<'_> {
             .into_iter()
             .map(|c| nested::past_join(c, scope.columns.len(), n))
             .collect::<Vec<_>>();
+        let defer =
+            !lifted.is_empty() && self.subq.readers.last() == Some(&nested::Reader::Aggregate);
         let kind = match (negated_exists, operand) {
             (Some(negated), _) => {
                 if negated {
@@ -842,6 +854,18 @@ impl Binder<'_> {
             }
             (None, None) => unreachable!("a predicate has an operand or is EXISTS"),
         };
+        if defer {
+            // Under a scalar subquery that aggregates, pairs would repeat its
+            // rows: the semi join waits for the generator's values.
+            self.subq.deferred.push(nested::Deferred {
+                kind,
+                rel: sub.rel,
+                condition,
+                lifted,
+                width: n,
+            });
+            return Ok((input, Vec::new()));
+        }
         // With conjuncts for the enclosing join, every matching pair is kept
         // (an inner join): the enclosing query only tests for existence.
         let kind = if lifted.is_empty() {
@@ -902,6 +926,7 @@ impl Binder<'_> {
         let saved_result = self.subq.result.take();
         let saved_lifted = std::mem::take(&mut self.subq.lifted);
         let saved_generator = self.subq.generator.take();
+        let saved_deferred = std::mem::take(&mut self.subq.deferred);
         self.subq.readers.push(reader);
         self.open_subquery_barrier();
         let errors = self.diags.len();
@@ -909,6 +934,7 @@ impl Binder<'_> {
         self.close_subquery_barrier();
         self.subq.readers.pop();
         self.subq.lifted = saved_lifted;
+        self.subq.deferred = saved_deferred;
         let generator = std::mem::replace(&mut self.subq.generator, saved_generator);
         let result = std::mem::replace(&mut self.subq.result, saved_result);
         self.subq.correlation = saved_corr;
@@ -1096,6 +1122,8 @@ impl Binder<'_> {
         let scope = cx.scope;
         let reader = if nested::extremes_only(query) {
             nested::Reader::Extremes
+        } else if nested::aggregates_only(query) {
+            nested::Reader::Aggregate
         } else {
             nested::Reader::Scalar
         };
@@ -1344,6 +1372,7 @@ fn single_value(rel: Rel, keys: Vec<usize>, span: Span) -> Rel {
                 distinct: false,
                 args: vec![0],
                 filter: None,
+                separator: None,
                 ty,
                 name,
             }],

@@ -44,7 +44,13 @@ impl Gen<'_> {
             let x = format_ident!("x{}", j);
             acc_fields.push(quote!(#x: #ty));
             acc_inits.push(quote!(#x: #init));
-            acc_merges.push(quote!(self.#x.merge(o.#x);));
+            if call.function == AggregateFunction::ListAgg && !call.distinct {
+                // Another thread's values go after this one's, separated.
+                let separator = separator(call);
+                acc_merges.push(quote!(self.#x.merge(o.#x, #separator);));
+            } else {
+                acc_merges.push(quote!(self.#x.merge(o.#x);));
+            }
         }
         let merges = quote!(#(#acc_merges)*);
         let o = super::param(&merges, "o");
@@ -168,11 +174,12 @@ impl Gen<'_> {
         let key = self.key_expr(input, group);
         let grows = matches!(
             &self.plan.node(n).kind,
-            NodeKind::Aggregate { aggregates, .. } if aggregates.iter().any(|c| c.distinct)
+            NodeKind::Aggregate { aggregates, .. }
+                if aggregates.iter().any(|c| c.distinct || c.function == AggregateFunction::ListAgg)
         );
         if grows {
-            // DISTINCT sets grow with their input: the table charges the
-            // growth of each update to the memory budget.
+            // DISTINCT sets and LISTAGG's strings grow with their input: the
+            // table charges the growth of each update to the memory budget.
             return quote! {
                 st.#a.begin_update();
                 if let Some(acc) = st.#a.group(#key, row, #acc::new)? {
@@ -215,7 +222,15 @@ impl Gen<'_> {
                     let c = col_ident(call.args[k]);
                     quote!(row.#c)
                 };
-                let update = if call.distinct {
+                let update = if call.function == AggregateFunction::ListAgg {
+                    let v = arg(0);
+                    if call.distinct {
+                        quote!(acc.#x.add(#v.as_deref());)
+                    } else {
+                        let separator = separator(call);
+                        quote!(acc.#x.add(#v.as_deref(), #separator);)
+                    }
+                } else if call.distinct {
                     let v = match call.args.first() {
                         Some(&c) => key_value(input, c),
                         None => return Err("DISTINCT without an argument".to_string()),
@@ -308,6 +323,14 @@ impl Gen<'_> {
         input: &[Field],
     ) -> GenResult<(TokenStream, TokenStream)> {
         let arg_ty = call.args.first().map(|&c| input[c].ty);
+        if call.function == AggregateFunction::ListAgg {
+            let acc = if call.distinct {
+                quote!(rt::ops::aggregate::ListAggDistinct)
+            } else {
+                quote!(rt::ops::aggregate::ListAgg)
+            };
+            return Ok((acc, quote!(Default::default())));
+        }
         if call.distinct {
             let t = arg_ty.ok_or("DISTINCT without an argument")?;
             let vt = key_value_type(&t);
@@ -405,6 +428,10 @@ impl Gen<'_> {
     ) -> GenResult<TokenStream> {
         let x = format_ident!("x{}", j);
         let arg_ty = call.args.first().map(|&c| input[c].ty);
+        if call.function == AggregateFunction::ListAgg && call.distinct {
+            let separator = separator(call);
+            return Ok(quote!(acc.#x.result(#separator)));
+        }
         if call.distinct {
             let t = arg_ty.ok_or("DISTINCT without an argument")?;
             let from_key = match t.kind {
@@ -456,6 +483,7 @@ impl Gen<'_> {
                 _ => quote!(#acc.result()),
             },
             AggregateFunction::Min | AggregateFunction::Max => quote!(#acc.result().cloned()),
+            AggregateFunction::ListAgg => quote!(#acc.result()),
             AggregateFunction::SingleValue => {
                 let at = lit_str(&self.locations[self.current.index()]);
                 quote!(#acc.result(#at)?)
@@ -468,6 +496,12 @@ impl Gen<'_> {
             }
         })
     }
+}
+
+/// LISTAGG's separator, a string literal in the generated code (Flink's
+/// default is `,`).
+fn separator(call: &AggregateCall) -> Literal {
+    lit_str(call.separator.as_deref().unwrap_or(","))
 }
 
 /// Where an aggregate call's state lives.

@@ -462,6 +462,7 @@ impl Gen<'_> {
             args: call.args.clone(),
             filter: None,
             ty: call.ty,
+            separator: None,
             name: call.name.clone(),
         };
         let (acc_ty, init) = self.accumulator(&agg, input)?;

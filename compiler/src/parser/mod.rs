@@ -11,6 +11,7 @@
 
 pub mod ast;
 pub mod dialect;
+mod grouping_subquery;
 pub mod reserved;
 
 use sqlparser::ast::{Expr, ObjectName};
@@ -56,6 +57,7 @@ pub fn parse_script(file: &SourceFile, diags: &mut Diagnostics) -> Script {
             );
         }
     }
+    let tokens = grouping_subquery::wrap_subquery_elements(tokens);
     // The parser owns the tokens; error locations only need their spans.
     let token_spans: Vec<sqlparser::tokenizer::Span> = tokens.iter().map(|t| t.span).collect();
     let parser = Parser::new(&DIALECT)

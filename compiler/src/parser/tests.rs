@@ -246,3 +246,22 @@ fn between_symmetric_expands_and_asymmetric_is_plain_between() {
         "error 1:44: syntax error: expected AND, found FROM",
     );
 }
+
+#[test]
+fn a_bare_subquery_element_of_rollup_cube_and_grouping_sets_is_one_key() {
+    check(
+        "INSERT INTO o SELECT a, COUNT(*) FROM t GROUP BY CUBE(a, (SELECT MIN(b) FROM r)), \
+         ROLLUP((SELECT MAX(b) FROM r) , (a, b)), GROUPING SETS ((SELECT 1), (a), ()), \
+         ROLLUP(( SELECT 2 ) + 1, (a));",
+        // sqlparser prints a grouping set of one key in parentheses and a
+        // ROLLUP element of one key without.
+        "INTO o SELECT a, COUNT(*) FROM t GROUP BY CUBE (a, (SELECT MIN(b) FROM r)), \
+         ROLLUP ((SELECT MAX(b) FROM r), (a, b)), GROUPING SETS (((SELECT 1)), (a), ()), \
+         ROLLUP ((SELECT 2) + 1, a)",
+    );
+    // A list left open is still sqlparser's error, at its own token.
+    check(
+        "INSERT INTO o SELECT a FROM t GROUP BY ROLLUP(a, (SELECT MIN(b) FROM r);",
+        "error 1:72: syntax error: expected ), found ;",
+    );
+}

@@ -182,8 +182,13 @@ impl<'a> Ctx<'a> {
                             .filter
                             .map(|f| format!(" FILTER {}", fields[f].name))
                             .unwrap_or_default();
+                        let separator = a
+                            .separator
+                            .as_ref()
+                            .map(|s| format!(", '{}'", s.replace('\'', "''")))
+                            .unwrap_or_default();
                         format!(
-                            "{}({}{args}){filter} AS {}",
+                            "{}({}{args}{separator}){filter} AS {}",
                             a.function.name(),
                             if a.distinct { "DISTINCT " } else { "" },
                             out.name
@@ -584,7 +589,14 @@ pub(crate) fn json(
                     Value::Array(
                         aggregates
                             .iter()
-                            .map(|a| json!({"function": a.function.name(), "distinct": a.distinct, "args": a.args, "filter": a.filter, "type": a.ty.to_string()}))
+                            .map(|a| {
+                                let mut call = json!({"function": a.function.name(), "distinct": a.distinct, "args": a.args, "filter": a.filter, "type": a.ty.to_string()});
+                                // LISTAGG's only.
+                                if let Some(s) = &a.separator {
+                                    call["separator"] = json!(s);
+                                }
+                                call
+                            })
                             .collect(),
                     ),
                 );

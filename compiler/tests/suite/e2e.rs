@@ -276,9 +276,9 @@ fn spools_joins_aggregates_and_sorts_spill_beyond_a_tiny_budget_and_clean_up() {
     // hash join: inner, outer on either side, semi and anti joins, NULL
     // keys, multi-way joins), and so do the rows of aggregate groups beyond
     // it (COUNT DISTINCT, AVG, MIN/MAX of strings: shared_view_aggregates
-    // has no join); ORDER BY (with and without LIMIT/OFFSET) and OVER
-    // buffers become sorted runs merged at the end; TPC-H's 22 queries in
-    // one set.
+    // has no join; LISTAGG strings that grow per row: listagg_aggregate);
+    // ORDER BY (with and without LIMIT/OFFSET) and OVER buffers become
+    // sorted runs merged at the end; TPC-H's 22 queries in one set.
     for case in [
         "order_limit",
         "order_by_grouped",
@@ -287,6 +287,7 @@ fn spools_joins_aggregates_and_sorts_spill_beyond_a_tiny_budget_and_clean_up() {
         "over_windows_order_by",
         "users_orders_join",
         "shared_view_aggregates",
+        "listagg_aggregate",
         "self_join",
         "join_own_aggregate",
         "crosswise_builds",

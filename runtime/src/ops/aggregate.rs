@@ -495,6 +495,96 @@ impl<T: Hash + Eq> CountDistinct<T> {
     }
 }
 
+/// LISTAGG as a GROUP BY aggregate: the group's non-NULL values joined by
+/// the separator in the order they are added (the input order on one
+/// thread; partials of several threads are appended in merge order); NULL
+/// for a group without one. The joined string grows with the input: its
+/// new capacity is noted as growth of the group's memory.
+#[derive(Default)]
+pub struct ListAgg {
+    joined: Option<String>,
+}
+
+impl ListAgg {
+    #[inline]
+    pub fn add(&mut self, v: Option<&str>, separator: &str) {
+        let Some(v) = v else { return };
+        let before = self.joined.as_ref().map_or(0, String::capacity);
+        match &mut self.joined {
+            Some(joined) => {
+                joined.push_str(separator);
+                joined.push_str(v);
+            }
+            None => self.joined = Some(v.to_owned()),
+        }
+        let after = self.joined.as_ref().map_or(0, String::capacity);
+        super::memory::note_growth(after.saturating_sub(before));
+    }
+    /// Appends another partial of the same group after this one's values.
+    pub fn merge(&mut self, o: Self, separator: &str) {
+        match (&mut self.joined, o.joined) {
+            (Some(joined), Some(theirs)) => {
+                joined.push_str(separator);
+                joined.push_str(&theirs);
+            }
+            (None, theirs) => self.joined = theirs,
+            (Some(_), None) => {}
+        }
+    }
+    pub fn result(&self) -> Option<crate::value::Str> {
+        self.joined.as_deref().map(crate::value::Str::from)
+    }
+}
+
+/// `LISTAGG(DISTINCT v)`: each non-NULL value once, in the order of its
+/// first occurrence (Flink 2.3's order on one task), joined when the group
+/// is complete. Each new value is noted as growth (twice: the set and the
+/// list hold it).
+#[derive(Default)]
+pub struct ListAggDistinct {
+    seen: FastSet<crate::value::Str>,
+    values: Vec<crate::value::Str>,
+}
+
+impl ListAggDistinct {
+    #[inline]
+    pub fn add(&mut self, v: Option<&str>) {
+        let Some(v) = v else { return };
+        if !self.seen.contains(v) {
+            let v = crate::value::Str::from(v);
+            let heap = if v.len() > crate::value::string::INLINE {
+                v.len()
+            } else {
+                0
+            };
+            super::memory::note_growth(2 * (std::mem::size_of::<crate::value::Str>() + heap) + 8);
+            self.seen.insert(v.clone());
+            self.values.push(v);
+        }
+    }
+    /// Adds another partial's values that are new here, in its order.
+    pub fn merge(&mut self, o: Self) {
+        for v in o.values {
+            if self.seen.insert(v.clone()) {
+                self.values.push(v);
+            }
+        }
+    }
+    pub fn result(&self, separator: &str) -> Option<crate::value::Str> {
+        if self.values.is_empty() {
+            return None;
+        }
+        let mut joined = String::new();
+        for (i, v) in self.values.iter().enumerate() {
+            if i > 0 {
+                joined.push_str(separator);
+            }
+            joined.push_str(v);
+        }
+        Some(crate::value::Str::from(joined))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -506,6 +596,54 @@ mod tests {
         avg: AvgInt,
         min: Option<MinMax<String, false>>,
         distinct: CountDistinct<i32>,
+    }
+
+    /// LISTAGG skips NULLs, keeps the order values come in, appends a
+    /// merged partial after its own values, and notes its growth; the
+    /// DISTINCT form keeps each value's first occurrence.
+    #[test]
+    fn listagg_orders_skips_nulls_merges_and_notes_growth() {
+        crate::ops::memory::take_growth();
+        let mut a = ListAgg::default();
+        assert_eq!(a.result(), None);
+        a.add(None, "|");
+        assert_eq!(a.result(), None);
+        for v in [Some("b"), None, Some("a"), Some("b")] {
+            a.add(v, "|");
+        }
+        assert!(crate::ops::memory::take_growth() > 0);
+        assert_eq!(a.result().as_deref(), Some("b|a|b"));
+        let mut other = ListAgg::default();
+        other.add(Some("c"), "|");
+        a.merge(other, "|");
+        a.merge(ListAgg::default(), "|");
+        assert_eq!(a.result().as_deref(), Some("b|a|b|c"));
+        let mut empty = ListAgg::default();
+        let mut full = ListAgg::default();
+        full.add(Some("x"), "");
+        empty.merge(full, "");
+        assert_eq!(empty.result().as_deref(), Some("x"));
+
+        let mut d = ListAggDistinct::default();
+        assert_eq!(d.result(","), None);
+        for v in [
+            Some("b"),
+            None,
+            Some("a"),
+            Some("b"),
+            Some("a long value beyond the inline size"),
+        ] {
+            d.add(v);
+        }
+        assert!(crate::ops::memory::take_growth() > 0);
+        let mut e = ListAggDistinct::default();
+        e.add(Some("c"));
+        e.add(Some("a"));
+        d.merge(e);
+        assert_eq!(
+            d.result(", ").as_deref(),
+            Some("b, a, a long value beyond the inline size, c")
+        );
     }
 
     /// The shared SUM+AVG state gives bit-identical results to a separate

@@ -1,6 +1,7 @@
-//! `LISTAGG(value [, separator])` over a window: the frame's non-NULL values
-//! joined, in the frame's row order, by the separator (`,` by default); NULL
-//! for a frame without one. Checked as Flink 2.3 (Calcite) checks it, in
+//! `LISTAGG(value [, separator])` over a window (the frame's non-NULL values
+//! joined, in the frame's row order) and as a GROUP BY aggregate (the
+//! group's, in input order), by the separator (`,` by default); NULL for a
+//! frame or group without one. Checked as Flink 2.3 (Calcite) checks it, in
 //! its words: a CHARACTER value, a non-NULL CHARACTER literal separator.
 //! The result has the value's type, nullability included, as in Flink
 //! (`LISTAGG` of a `CHAR(3)` is `CHAR(3)`; its values are not cut to it).
@@ -17,7 +18,7 @@ fn flink(span: Span, message: String) -> Diagnostic {
 
 /// Checks the bound arguments; returns the value and the separator (kept
 /// as an argument column, a constant).
-pub(super) fn check_args(args: Vec<Expr>, span: Span) -> BResult<(Expr, Option<Expr>)> {
+pub(in crate::binder) fn check_args(args: Vec<Expr>, span: Span) -> BResult<(Expr, Option<Expr>)> {
     if args.is_empty() || args.len() > 2 {
         return Err(flink(
             span,

@@ -55,11 +55,12 @@ pub(super) fn needs_generator(corr: &[Expr]) -> bool {
 pub(super) fn generate(
     input: Rel,
     corr: Vec<Expr>,
+    deferred: Vec<super::nested::Deferred>,
     id: usize,
     span: Span,
 ) -> (Rel, Vec<Expr>, Generator) {
     let mut outer: Vec<(usize, crate::types::DataType)> = Vec::new();
-    for c in &corr {
+    for c in corr.iter().chain(deferred.iter().flat_map(|d| &d.lifted)) {
         visit(c, &mut |x| {
             if let ExprKind::Column(i) = x.kind {
                 if i >= OUTER && !outer.iter().any(|(o, _)| *o == i - OUTER) {
@@ -97,7 +98,30 @@ pub(super) fn generate(
             .collect(),
         span,
     );
-    let joined = join(JoinKind::Inner, input, placeholder, condition);
+    let mut joined = join(JoinKind::Inner, input, placeholder, condition);
+    // Nested semi joins that read the enclosing values (`nested::Deferred`):
+    // their subquery's columns follow the placeholder's now.
+    let g = outer.len();
+    for d in deferred {
+        let at = |i: usize| {
+            if i >= OUTER {
+                n + position(i - OUTER)
+            } else if i < d.width {
+                i
+            } else {
+                i - d.width + n + g
+            }
+        };
+        let condition = and_all(
+            d.condition
+                .into_iter()
+                .chain(d.lifted)
+                .map(|c| remap(c, &at))
+                .collect(),
+            span,
+        );
+        joined = join(d.kind, joined, d.rel, condition);
+    }
     let keys = outer
         .iter()
         .enumerate()

@@ -408,6 +408,7 @@ impl Binder<'_> {
                     args: vec![y_at],
                     filter: None,
                     ty: y_ty,
+                    separator: None,
                     name: "$m".to_string(),
                 },
             ];

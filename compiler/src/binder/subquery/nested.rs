@@ -23,9 +23,16 @@
 //! lifted conjuncts its correlation (a value generator groups them by the
 //! enclosing values they read, `generator.rs`).
 //!
+//! Under any other scalar subquery without GROUP BY whose items aggregate
+//! (`COUNT(*)`, `SUM`, `AVG`), pairs would repeat its rows: there the
+//! nested subquery's semi join is deferred until the scalar subquery's rows
+//! are joined with the distinct enclosing values (its value generator), and
+//! its conditions on the enclosing query read those values (`Deferred`,
+//! Calcite's decorrelation).
+//!
 //! Only a positive inner predicate (`EXISTS`, `IN`, `op ANY|SOME`) flattens
 //! so: `NOT EXISTS` depends on `a` row by row (Flink 2.3 returns wrong rows
-//! for it there). A middle query that aggregates otherwise or is read by `NOT IN` /
+//! for it there). A middle query that aggregates with GROUP BY or is read by `NOT IN` /
 //! `ALL` (Flink 2.3 differs on it too) or as another scalar or inside an
 //! expression is refused, and so is an inner subquery that refers to the
 //! outer query but not to the middle one (Flink 2.3 fails on most of these:
@@ -50,6 +57,11 @@ pub(crate) enum Reader {
     /// The value of a scalar subquery without GROUP BY whose SELECT items
     /// are MIN/MAX calls (`extremes_only`): duplicate rows change nothing.
     Extremes,
+    /// The value of any other scalar subquery without GROUP BY whose SELECT
+    /// items hold aggregate calls (`aggregates_only`): a nested subquery
+    /// that refers past it is a semi join of its rows with the enclosing
+    /// values (`Deferred`).
+    Aggregate,
     /// An IN or quantified comparison inside an expression.
     Value,
 }
@@ -78,13 +90,16 @@ impl Binder<'_> {
             .with_note("Flink 2.3 returns wrong rows for such a NOT EXISTS"));
         }
         let reader = self.subq.readers.last().copied();
-        if !matches!(reader, Some(Reader::Exists | Reader::Extremes)) {
+        if !matches!(
+            reader,
+            Some(Reader::Exists | Reader::Extremes | Reader::Aggregate)
+        ) {
             let refusal = Diagnostic::unsupported(
                 at,
                 "a subquery that refers to a query two or more levels out",
             )
             .with_note(
-                "stmtc decorrelates it where the subquery it is nested in is a WHERE conjunct EXISTS, NOT EXISTS, IN or op ANY|SOME of that query, an EXISTS inside its expressions, or a scalar subquery of MIN/MAX without GROUP BY",
+                "stmtc decorrelates it where the subquery it is nested in is a WHERE conjunct EXISTS, NOT EXISTS, IN or op ANY|SOME of that query, an EXISTS inside its expressions, or a scalar subquery of aggregates without GROUP BY",
             );
             return Err(if reader == Some(Reader::All) {
                 refusal.with_note(
@@ -112,9 +127,40 @@ impl Binder<'_> {
         }
         let (lifted, kept) = std::mem::take(&mut sub.corr).into_iter().partition(past);
         sub.corr = kept;
-        self.subq.lifted = true;
+        // Under a scalar subquery the join is deferred (`Deferred`): its
+        // rows stay one per row of its input.
+        if reader != Some(Reader::Aggregate) {
+            self.subq.lifted = true;
+        }
         Ok(lifted)
     }
+}
+
+/// The semi join of a nested subquery (`EXISTS`, `IN`, `op ANY|SOME` in the
+/// WHERE of a scalar subquery) that refers past that scalar subquery:
+///
+/// ```sql
+/// SELECT k, (SELECT COUNT(*) FROM u WHERE u.k = t.k AND EXISTS (
+///   SELECT 1 FROM x WHERE x.k = u.k AND x.z < t.v)) FROM t
+/// ```
+///
+/// Pairs `(u, x)` would count a `u` once per `x`. As Calcite decorrelates
+/// it, the scalar subquery's rows are joined with the distinct enclosing
+/// values first (its value generator, `generator.rs`), and the semi join
+/// of those rows with `x` reads the values there: each `(value, u)` is kept
+/// once, then grouped by the values.
+#[derive(Clone, Debug)]
+pub(crate) struct Deferred {
+    pub kind: crate::ir::JoinKind,
+    /// The nested subquery's rows.
+    pub rel: crate::ir::Rel,
+    /// Its own join conditions, over the scalar subquery's input (`width`
+    /// columns then) and its rows.
+    pub condition: Vec<Expr>,
+    /// The conditions that refer past it: over the same columns and the
+    /// enclosing query's (`OUTER + j`).
+    pub lifted: Vec<Expr>,
+    pub width: usize,
 }
 
 /// A lifted conjunct over the current query's joined rows (`n` input
@@ -129,6 +175,30 @@ pub(super) fn past_join(c: Expr, width: usize, n: usize) -> Expr {
             i - width
         }
     })
+}
+
+/// Whether a scalar subquery is a plain SELECT without GROUP BY, HAVING,
+/// DISTINCT or LIMIT whose every item holds an aggregate call: one row per
+/// enclosing row.
+pub(super) fn aggregates_only(query: &sqlparser::ast::Query) -> bool {
+    use sqlparser::ast::{GroupByExpr, SelectItem, SetExpr};
+    let SetExpr::Select(select) = query.body.as_ref() else {
+        return false;
+    };
+    let no_group =
+        matches!(&select.group_by, GroupByExpr::Expressions(e, m) if e.is_empty() && m.is_empty());
+    no_group
+        && query.with.is_none()
+        && select.having.is_none()
+        && select.distinct.is_none()
+        && query.limit_clause.is_none()
+        && !select.projection.is_empty()
+        && select.projection.iter().all(|item| match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                crate::binder::expr::contains_aggregate(e)
+            }
+            _ => false,
+        })
 }
 
 /// Whether a scalar subquery's rows may repeat without changing its value:

@@ -51,6 +51,7 @@ pub(super) fn count(args: Vec<usize>, name: &str) -> AggregateCall {
         args,
         filter: None,
         ty: DataType::not_null(TypeKind::BigInt),
+        separator: None,
         name: name.to_string(),
     }
 }

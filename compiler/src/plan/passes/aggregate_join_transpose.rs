@@ -263,6 +263,11 @@ fn transpose(
     };
     let base_schema = plan.node(base).schema.clone();
     for a in aggregates {
+        // LISTAGG concatenates in input order: no partial aggregate below
+        // the join.
+        if a.function == F::ListAgg {
+            return None;
+        }
         if a.distinct {
             if a.args.len() != 1 {
                 return None;
@@ -395,6 +400,7 @@ fn transpose(
             args: vec![arg],
             filter: None,
             ty,
+            separator: None,
             name: a.name.clone(),
         };
         let finish_direct = |finals: &mut Vec<AggregateCall>, c: AggregateCall| {

@@ -101,6 +101,7 @@ fn same_call(a: &AggregateCall, b: &AggregateCall) -> bool {
         && a.distinct == b.distinct
         && a.args == b.args
         && a.filter == b.filter
+        && a.separator == b.separator
         && a.ty == b.ty
 }
 
