@@ -10,7 +10,9 @@
 //!   (`row.c3`): the generator clones it where it needs an owned value and
 //!   borrows it where it can;
 //! - values computed once per job (compiled LIKE patterns, date patterns, the
-//!   query start time) go into [`Statics`], which the caller emits at module level.
+//!   query start time, constant subexpressions that call the runtime such as
+//!   `DATE '1994-01-01' + INTERVAL '1' YEAR`) go into [`Statics`], which the
+//!   caller emits at module level.
 //!
 //! How the generated code is shaped, and why:
 //! - NULL propagation is a `match` over the operands (`match (a, b) {
@@ -48,6 +50,9 @@ pub(crate) struct Statics {
     next_id: usize,
     /// Whether the `QUERY_START` static (CURRENT_TIMESTAMP) was emitted.
     query_start: bool,
+    /// The `CONST_<n>` statics by their type and initializer's text: equal
+    /// constant subexpressions (of different INSERTs) share one static.
+    constants: std::collections::BTreeMap<String, Ident>,
     /// Optional runtime features the generated code needs (`regex`).
     features: std::collections::BTreeSet<&'static str>,
 }
@@ -76,6 +81,18 @@ impl Statics {
         self.items.push(quote! {
             static #name: std::sync::LazyLock<#ty> = std::sync::LazyLock::new(|| #init);
         });
+        name
+    }
+
+    /// A static holding the constant `init` of type `ty`, shared with every
+    /// equal one; its name.
+    fn constant(&mut self, ty: TokenStream, init: TokenStream) -> Ident {
+        let key = format!("{ty} = {init}");
+        if let Some(name) = self.constants.get(&key) {
+            return name.clone();
+        }
+        let name = self.lazy("CONST", ty, init);
+        self.constants.insert(key, name.clone());
         name
     }
 
@@ -115,6 +132,66 @@ pub(crate) fn value_type(ty: &DataType) -> TokenStream {
     }
 }
 
+/// Whether `e` is computed without a column, deterministically, to a `Copy`
+/// value, and is more than a literal: the same for every row, so it can be
+/// computed once into a static (the rows see the same value).
+fn hoistable(e: &Expr) -> bool {
+    let copy = !matches!(
+        e.ty.kind,
+        TypeKind::Null
+            | TypeKind::Char(_)
+            | TypeKind::Varchar(_)
+            | TypeKind::Binary(_)
+            | TypeKind::Varbinary(_)
+    );
+    let mut reads_a_column = false;
+    crate::ir::visit(e, &mut |x| {
+        reads_a_column |= matches!(x.kind, ExprKind::Column(_))
+    });
+    copy && !matches!(e.kind, ExprKind::Literal(_) | ExprKind::Column(_))
+        && !reads_a_column
+        && crate::plan::is_deterministic(e)
+}
+
+/// Whether the tokens call into the runtime (a path `rt::...` other than a
+/// literal's constructor such as `rt::value::Date(8582i32)`), at any depth:
+/// such calls are opaque to the optimizer, plain Rust arithmetic is not.
+fn calls_runtime(tokens: &TokenStream) -> bool {
+    use proc_macro2::TokenTree;
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    tokens.iter().enumerate().any(|(at, t)| match t {
+        TokenTree::Ident(i) if i == "rt" => {
+            // The path's segments: idents joined by `::` (two ':' puncts).
+            let mut segments = vec![i.to_string()];
+            let mut next = at + 1;
+            while let [TokenTree::Punct(a), TokenTree::Punct(b), TokenTree::Ident(segment), ..] =
+                &tokens[next..]
+            {
+                if a.as_char() != ':' || b.as_char() != ':' {
+                    break;
+                }
+                segments.push(segment.to_string());
+                next += 3;
+            }
+            !matches!(
+                segments.iter().map(String::as_str).collect::<Vec<_>>()[..],
+                ["rt", "value", "Date" | "Decimal" | "Time" | "Timestamp"]
+            )
+        }
+        TokenTree::Group(g) => calls_runtime(&g.stream()),
+        _ => false,
+    })
+}
+
+/// Whether the tokens use `?` (may return an error), at any depth.
+fn has_question_mark(tokens: &TokenStream) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Punct(p) => p.as_char() == '?',
+        proc_macro2::TokenTree::Group(g) => has_question_mark(&g.stream()),
+        _ => false,
+    })
+}
+
 /// Tokens evaluating `e` to `Option<value_type(e.ty)>`; `Err` names the
 /// construct code generation does not support.
 pub(crate) fn expr(
@@ -126,6 +203,7 @@ pub(crate) fn expr(
         column,
         statics,
         next_local: 0,
+        in_constant: false,
     }
     .expr(e)
 }
@@ -141,6 +219,9 @@ pub(crate) struct Gen<'a> {
     column: &'a dyn Fn(usize) -> TokenStream,
     pub(crate) statics: &'a mut Statics,
     next_local: usize,
+    /// Inside a constant subexpression being considered for a static: its
+    /// operands are not hoisted on their own.
+    in_constant: bool,
 }
 
 impl Gen<'_> {
@@ -174,6 +255,24 @@ impl Gen<'_> {
     }
 
     pub(crate) fn expr(&mut self, e: &Expr) -> GenResult {
+        if !self.in_constant && hoistable(e) {
+            // Its own locals from `v0`, so equal constants have equal text.
+            let value = Gen {
+                column: self.column,
+                statics: &mut *self.statics,
+                next_local: 0,
+                in_constant: true,
+            }
+            .expr(e)?;
+            // Only what calls the runtime (the optimizer cannot fold it) and
+            // cannot fail: a failing one must fail where a row reaches it.
+            if calls_runtime(&value) && !has_question_mark(&value) {
+                let ty = value_type(&e.ty);
+                let name = self.statics.constant(quote!(Option<#ty>), value);
+                return Ok(quote!(*#name));
+            }
+            return Ok(value);
+        }
         let value = self.expr_of_kind(e)?;
         Ok(match e.kind {
             // A computed string (a function's `String`, a borrowed `&str`)

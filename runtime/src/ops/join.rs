@@ -47,13 +47,16 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
         let idx = self.rows.len() as u32;
         self.rows.push(row);
         self.next.push(NONE);
-        match self.heads.get_mut(&key) {
-            Some((_, last)) => {
+        // One hash and probe per row (a lookup then an insert hashed a new
+        // key twice); the key is owned, so the entry costs no clone.
+        match self.heads.entry(key) {
+            std::collections::hash_map::Entry::Occupied(mut heads) => {
+                let last = &mut heads.get_mut().1;
                 self.next[*last as usize] = idx;
                 *last = idx;
             }
-            None => {
-                self.heads.insert(key, (idx, idx));
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert((idx, idx));
             }
         }
     }

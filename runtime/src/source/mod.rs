@@ -364,6 +364,26 @@ pub trait Record {
 /// `java.sql.Date.valueOf`: `yyyy-[m]m-[d]d`, month 1-12, day 1-31, and a day past
 /// the month's end rolls over (`2023-02-29` is 2023-03-01), as the JDK does.
 pub fn parse_sql_date_value_of(t: &[u8]) -> Option<Date> {
+    // The common `yyyy-mm-dd` shape without the split and the month-length
+    // check: the same day the general path below computes from the 1st.
+    if let &[y0, y1, y2, y3, b'-', m0, m1, b'-', d0, d1] = t {
+        let digit = |c: u8| c.wrapping_sub(b'0');
+        let all = [y0, y1, y2, y3, m0, m1, d0, d1];
+        if all.iter().all(|&c| digit(c) < 10) {
+            let y = i32::from(digit(y0)) * 1000
+                + i32::from(digit(y1)) * 100
+                + i32::from(digit(y2)) * 10
+                + i32::from(digit(y3));
+            let m = u32::from(digit(m0)) * 10 + u32::from(digit(m1));
+            let d = u32::from(digit(d0)) * 10 + u32::from(digit(d1));
+            if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+                return None;
+            }
+            return Some(Date(
+                crate::value::temporal::days_from_civil(y, m, 1) + d as i32 - 1,
+            ));
+        }
+    }
     let mut parts = t.splitn(3, |&c| c == b'-');
     let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
     let digits = |s: &[u8], lo: usize, hi: usize| -> Option<u32> {
@@ -402,5 +422,26 @@ mod tests {
         assert_eq!(parse_sql_date_value_of(b" 2024-01-05"), None);
         assert_eq!(parse_sql_date_value_of(b"2024-13-01"), None);
         assert_eq!(parse_sql_date_value_of(b"+2024-01-05"), None);
+    }
+
+    /// The `yyyy-mm-dd` fast path gives what the general path gives, for
+    /// every month and day field 00..=39 of a few years (rollover included).
+    #[test]
+    fn sql_date_value_of_fast_path() {
+        for y in [0, 1, 1600, 1900, 1970, 1992, 1998, 2000, 2023, 2024, 9999] {
+            for m in 0..40 {
+                for d in 0..40u32 {
+                    let text = format!("{y:04}-{m:02}-{d:02}");
+                    let general = (|| {
+                        if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+                            return None;
+                        }
+                        let first = Date::from_ymd(y, m, 1)?;
+                        Some(Date(first.0 + d as i32 - 1))
+                    })();
+                    assert_eq!(parse_sql_date_value_of(text.as_bytes()), general, "{text}");
+                }
+            }
+        }
     }
 }
