@@ -181,7 +181,16 @@ fn refuses_deep_nesting_without_overflowing() {
         "(".repeat(depth),
         ")".repeat(depth)
     );
-    let out = summarize(&sql);
+    // On 8 MB, the stack of a CLI's main thread: the test builds sqlparser
+    // unoptimized (Cargo.toml), whose frames need more than a test thread's
+    // 2 MB for the 200 levels the limit allows. stmtc itself parses on a
+    // 1 GiB stack (`lib.rs`, `on_big_stack`).
+    let out = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || summarize(&sql))
+        .expect("spawn")
+        .join()
+        .expect("no overflow, no panic");
     assert!(out.contains("nested too deeply"), "{out}");
 }
 
