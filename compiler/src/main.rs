@@ -41,7 +41,28 @@ enum Command {
 
 /// The options that take one of a few words: each enum lists its words once.
 trait Choice: Sized + Copy + 'static {
+    /// The words and their values; the first is the default.
     const WORDS: &'static [(&'static str, Self)];
+
+    /// What `--help` says of a word's value, if anything.
+    fn help(self) -> Option<&'static str> {
+        None
+    }
+
+    /// The option `--<name> <VALUE_NAME>` taking one of the words.
+    fn arg(name: &'static str, value_name: &'static str) -> Arg {
+        let values = Self::WORDS.iter().map(|(word, value)| {
+            let possible = clap::builder::PossibleValue::new(*word);
+            match value.help() {
+                Some(help) => possible.help(help),
+                None => possible,
+            }
+        });
+        Arg::new(name)
+            .long(name)
+            .value_name(value_name)
+            .value_parser(clap::builder::PossibleValuesParser::new(values))
+    }
 
     fn from_word(word: &str) -> Self {
         Self::WORDS
@@ -71,11 +92,8 @@ impl Choice for PlanFormat {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Detail {
-    /// Per-node changelog mode ([I] = insert-only).
     Changelog,
-    /// Per-node estimated row counts.
     Cost,
-    /// Everything.
     All,
 }
 
@@ -85,6 +103,14 @@ impl Choice for Detail {
         ("cost", Detail::Cost),
         ("all", Detail::All),
     ];
+
+    fn help(self) -> Option<&'static str> {
+        Some(match self {
+            Detail::Changelog => "Per-node changelog mode ([I] = insert-only)",
+            Detail::Cost => "Per-node estimated row counts",
+            Detail::All => "Everything",
+        })
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -125,18 +151,12 @@ fn command_line() -> clap::Command {
             .value_parser(value_parser!(PathBuf))
     };
     let job_help = "The job file (SET, CREATE TABLE/VIEW, INSERT, EXECUTE STATEMENT SET)";
-    let choice = |name: &'static str, words: &[&'static str], default: &'static str| {
-        Arg::new(name)
-            .long(name)
-            .value_name(match name {
-                "color" => "COLOR",
-                _ => "FORMAT",
-            })
-            .value_parser(clap::builder::PossibleValuesParser::new(words.to_vec()))
-            .default_value(default)
-    };
+    // A one-of-words option with its first word as the default.
+    fn choice<T: Choice>(name: &'static str, value_name: &'static str) -> Arg {
+        T::arg(name, value_name).default_value(T::WORDS[0].0)
+    }
     let color = || {
-        choice("color", &["auto", "always", "never"], "auto")
+        choice::<Color>("color", "COLOR")
             .help("Color the code frames: auto (when stderr is a terminal), always, never")
     };
     let flag = |name: &'static str, help: &'static str| {
@@ -154,7 +174,9 @@ fn command_line() -> clap::Command {
             clap::Command::new("check")
                 .about("Parse, bind and type-check a job file; report every error at once")
                 .arg(job().help(job_help))
-                .arg(choice("format", &["text", "json"], "text").help("How to print diagnostics"))
+                .arg(
+                    choice::<DiagnosticFormat>("format", "FORMAT").help("How to print diagnostics"),
+                )
                 .arg(flag(
                     "print-bound",
                     "Also print the bound statement set (tables, views, each INSERT's tree)",
@@ -220,23 +242,10 @@ fn command_line() -> clap::Command {
                      shared subplans printed once and referenced by id",
                 )
                 .arg(job().help(job_help))
-                .arg(choice(
-                    "format",
-                    &["text", "json", "dot", "mermaid"],
-                    "text",
-                ))
+                .arg(choice::<PlanFormat>("format", "FORMAT"))
                 .arg(
-                    Arg::new("detail")
-                        .long("detail")
-                        .value_name("DETAIL")
+                    Detail::arg("detail", "DETAIL")
                         .action(ArgAction::Append)
-                        .value_parser(clap::builder::PossibleValuesParser::new([
-                            clap::builder::PossibleValue::new("changelog")
-                                .help("Per-node changelog mode ([I] = insert-only)"),
-                            clap::builder::PossibleValue::new("cost")
-                                .help("Per-node estimated row counts"),
-                            clap::builder::PossibleValue::new("all").help("Everything"),
-                        ]))
                         .help("Extra per-node details (repeatable), like Flink's ExplainDetail"),
                 )
                 .arg(
