@@ -262,8 +262,12 @@ pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> Str
             term::emit_into_string(&config, &frame, &cs)
         };
         match rendered {
-            // The frame repeats the headline; keep ours (it carries file:line:col first).
-            Ok(text) => out.push_str(text.split_once('\n').map_or("", |(_, rest)| rest)),
+            // The frame repeats the headline, one line per line of the
+            // message; keep ours (it carries file:line:col first).
+            Ok(text) => {
+                let headline = d.message.split('\n').count();
+                out.push_str(text.splitn(headline + 1, '\n').nth(headline).unwrap_or(""));
+            }
             Err(e) => {
                 let _ = writeln!(out, "  (could not render the code frame: {e})");
             }
@@ -693,6 +697,21 @@ mod tests {
             );
             assert_eq!(frame, plain_frame(&file, d), "{}", d.message);
         }
+    }
+
+    #[test]
+    fn a_message_of_several_lines_is_written_once() {
+        // Flink's "Supported form(s)" messages list one form per line.
+        let text = "INSERT INTO s SELECT LISTAGG(o) FROM t;\n";
+        let file = SourceFile::new("job.sql", text);
+        let start = text.find("LISTAGG").unwrap();
+        let d = Diagnostic::error(Span::new(start, start + 10), "first\nsecond\nthird");
+        let ours = render(&file, std::slice::from_ref(&d), false);
+        assert_eq!(ours.matches("third").count(), 1, "{ours}");
+        assert!(
+            ours.starts_with("job.sql:1:22: error: first\nsecond\nthird\n  ┌─ job.sql:1:22\n"),
+            "{ours}"
+        );
     }
 
     #[test]
