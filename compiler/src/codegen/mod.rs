@@ -28,6 +28,7 @@ mod schedule;
 mod sink;
 mod sink_enforce;
 mod sort;
+mod source_text;
 
 use std::collections::BTreeSet;
 
@@ -109,6 +110,10 @@ struct Gen<'a> {
     live: Vec<Vec<bool>>,
     /// Calcs whose rows are their input's (`passthrough.rs`).
     pass_through: passthrough::PassThrough,
+    /// Columns that are a csv scan's fields, untouched (`source_text.rs`).
+    source_text: source_text::SourceText,
+    /// Pushes that take the scan's current record (`source_text.rs`).
+    wants_record: Vec<bool>,
 }
 
 fn lit_str(s: &str) -> Literal {
@@ -256,10 +261,14 @@ pub(crate) fn generate_tokens(
     }
     let live = live::live_columns(plan, &consumers);
     let pass_through = passthrough::pass_through_calcs(plan, &consumers);
+    let source_text = source_text::source_text(plan);
+    let wants_record = source_text::wants_record(plan, &source_text, &consumers);
     let mut gen = Gen {
         plan,
         live,
         pass_through,
+        source_text,
+        wants_record,
         current: NodeId(0),
         descriptions: crate::plan::explain::descriptions(plan, file),
         consumers,
@@ -399,7 +408,8 @@ impl Gen<'_> {
     fn emit(&self, n: NodeId, row: TokenStream) -> TokenStream {
         let calls = self.consumers[n.index()].iter().map(|&(c, k)| {
             let f = push_ident(c, k);
-            quote!(#f(st, b, &#row)?;)
+            let rec = self.record_arg(n, c);
+            quote!(#f(st, b, &#row #rec)?;)
         });
         quote!(#(#calls)*)
     }
@@ -408,9 +418,23 @@ impl Gen<'_> {
     fn emit_ref(&self, n: NodeId, row: TokenStream) -> TokenStream {
         let calls = self.consumers[n.index()].iter().map(|&(c, k)| {
             let f = push_ident(c, k);
-            quote!(#f(st, b, #row)?;)
+            let rec = self.record_arg(n, c);
+            quote!(#f(st, b, #row #rec)?;)
         });
         quote!(#(#calls)*)
+    }
+
+    /// The scan's record as the last argument of `n`'s push into `c`, where
+    /// `c` takes it: the scan's own `rec` (borrowed), or the one `n`'s push
+    /// was given.
+    fn record_arg(&self, n: NodeId, c: NodeId) -> TokenStream {
+        if !self.wants_record[c.index()] {
+            return quote!();
+        }
+        match self.plan.node(n).kind {
+            NodeKind::Scan { .. } => quote!(, &rec),
+            _ => quote!(, rec),
+        }
     }
 
     /// `push_N_K`: one row into input `K` of node `N`, computed by the
@@ -447,10 +471,16 @@ impl Gen<'_> {
             }
         };
         let (b, row) = (param(&body, "b"), param(&body, "row"));
+        let rec = if self.wants_record[n.index()] {
+            let rec = param(&body, "rec");
+            quote!(, #rec: &rt::source::csv::CsvRecord<'_>)
+        } else {
+            quote!()
+        };
         Ok(quote! {
             #d
             #[inline]
-            fn #name(st: &mut State, #b: &Built, #row: &#in_row) -> rt::Result<()> {
+            fn #name(st: &mut State, #b: &Built, #row: &#in_row #rec) -> rt::Result<()> {
                 #body
                 Ok(())
             }

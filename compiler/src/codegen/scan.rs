@@ -31,11 +31,12 @@ impl Gen<'_> {
             let c = col_ident(i);
             quote!(row.#c)
         };
-        let check = match filter {
-            Some(f) => {
-                let e = expr::expr(f, &column, &mut self.statics)?;
-                quote!(if !rt::value::logic::is_true(#e) { continue; })
-            }
+        let filter = match filter {
+            Some(f) => Some(expr::expr(f, &column, &mut self.statics)?),
+            None => None,
+        };
+        let check = match &filter {
+            Some(e) => quote!(if !rt::value::logic::is_true(#e) { continue; }),
             None => quote!(),
         };
         let source = Literal::usize_unsuffixed(ti);
@@ -51,7 +52,26 @@ impl Gen<'_> {
                         Ok(quote!(#c: #getter))
                     })
                     .collect::<GenResult<Vec<_>>>()?;
-                let rec = super::param(&quote!(#(#fields)*), "rec");
+                let rec = super::param(&quote!(#(#fields)* #emit), "rec");
+                let progress = quote! {
+                    rows += 1;
+                    if rows % 65536 == 0 {
+                        let bytes = reader.bytes_read();
+                        counter.add(bytes - last, 65536);
+                        last = bytes;
+                    }
+                };
+                // Consumers that read the record (`source_text.rs`) borrow
+                // the reader until they return: the progress count follows.
+                let per_row = if super::mentions(&emit, "rec") {
+                    let emit = match &filter {
+                        Some(e) => quote!(if rt::value::logic::is_true(#e) { #emit }),
+                        None => emit.clone(),
+                    };
+                    quote!(#emit #progress)
+                } else {
+                    quote!(#progress #check #emit)
+                };
                 let (reader, opts, boundary) = match format {
                     Format::Csv => (
                         quote!(rt::source::csv::CsvReader),
@@ -87,14 +107,7 @@ impl Gen<'_> {
                         let mut last = 0u64;
                         while let Some(#rec) = reader.next_record()? {
                             let row = #out_row { #(#fields),* };
-                            rows += 1;
-                            if rows % 65536 == 0 {
-                                let bytes = reader.bytes_read();
-                                counter.add(bytes - last, 65536);
-                                last = bytes;
-                            }
-                            #check
-                            #emit
+                            #per_row
                         }
                         counter.add(reader.bytes_read() - last, rows % 65536);
                         counter.add_skipped(reader.skipped);

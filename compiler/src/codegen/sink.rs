@@ -4,6 +4,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use super::source_text::TextKind;
 use super::{decimal_type, lit_str, sink_enforce, Gen, GenResult, StateParts};
 use crate::ir::{ConnectorKind, Field, Format, TableId};
 use crate::plan::NodeId;
@@ -110,6 +111,18 @@ impl Gen<'_> {
                     }
                     _ => quote!(&row.#c),
                 };
+                // A csv source's field passed through: its text, when canonical.
+                if self.wants_record[n.index()] {
+                    let from = self.source_text[input.index()].as_ref();
+                    if let Some((p, kind)) = from.and_then(|cols| cols[i]) {
+                        let write = match kind {
+                            TextKind::Int => quote!(int_text),
+                            TextKind::Double => quote!(double_text),
+                            TextKind::Timestamp => quote!(timestamp_text),
+                        };
+                        return Ok(quote!(f.#write(out, #value, rec.field(#p));));
+                    }
+                }
                 Ok(quote!(f.field(out, #value);))
             })
             .collect::<GenResult<Vec<_>>>()?;

@@ -19,7 +19,7 @@
 //! ```
 
 use crate::text::append::append_short;
-use crate::text::{base64, number};
+use crate::text::{base64, canonical, number};
 use crate::value::{Date, Decimal, DecimalType, FractionStyle, Str, Time, Timestamp};
 
 /// A value as the formats see it. Generated code usually passes plain Rust
@@ -295,6 +295,77 @@ impl CsvFormat {
     }
 }
 
+/// Columns passed through untouched from a csv source: the field's bytes
+/// are copied when they are exactly what the value formats as
+/// ([`crate::text::canonical`]), else the value is formatted as by
+/// [`RowFormat::field`]. `text` must be the csv field `v` was read from.
+impl CsvFormat {
+    #[inline(always)]
+    fn delimit(&mut self, out: &mut Vec<u8>) {
+        if self.col > 0 {
+            out.push(self.field_delimiter);
+        }
+        self.col += 1;
+    }
+
+    /// An integer column (TINYINT..BIGINT).
+    #[inline(always)]
+    pub fn int_text<V: SinkValue>(
+        &mut self,
+        out: &mut Vec<u8>,
+        v: &Option<V>,
+        text: Option<&[u8]>,
+    ) {
+        match (v, text) {
+            (Some(_), Some(t)) if canonical::int_is_canonical(t) => {
+                self.delimit(out);
+                append_short(out, t);
+            }
+            _ => self.field(out, v),
+        }
+    }
+
+    /// A DOUBLE column.
+    #[inline(always)]
+    pub fn double_text(&mut self, out: &mut Vec<u8>, v: &Option<f64>, text: Option<&[u8]>) {
+        match (v, text) {
+            (Some(_), Some(t)) if canonical::double_is_java(t) => {
+                self.delimit(out);
+                if t.len() <= 16 {
+                    append_short(out, t);
+                } else {
+                    out.extend_from_slice(t);
+                }
+            }
+            _ => self.field(out, v),
+        }
+    }
+
+    /// A TIMESTAMP column, quoted (the space forces quotes).
+    #[inline(always)]
+    pub fn timestamp_text(
+        &mut self,
+        out: &mut Vec<u8>,
+        v: &Option<Timestamp>,
+        text: Option<&[u8]>,
+    ) {
+        let space = self.byte_class[b' ' as usize];
+        match (v, text, self.quote) {
+            (Some(_), Some(t), Some(q))
+                if self.plain_temporal
+                    && space & (UNSAFE | DOUBLED) == UNSAFE
+                    && canonical::timestamp_is_flink_csv(t) =>
+            {
+                self.delimit(out);
+                out.push(q);
+                out.extend_from_slice(t);
+                out.push(q);
+            }
+            _ => self.field(out, v),
+        }
+    }
+}
+
 impl RowFormat for CsvFormat {
     #[inline]
     fn begin_row(&mut self, _out: &mut Vec<u8>) {
@@ -306,10 +377,7 @@ impl RowFormat for CsvFormat {
     /// per column, without a dispatch on the value's kind per field.
     #[inline(always)]
     fn field<V: SinkValue + ?Sized>(&mut self, out: &mut Vec<u8>, v: &V) {
-        if self.col > 0 {
-            out.push(self.field_delimiter);
-        }
-        self.col += 1;
+        self.delimit(out);
         match v.as_field() {
             Field::Null => {
                 if let Some(n) = &self.null_literal {

@@ -451,6 +451,7 @@ impl CsvRecord<'_> {
     }
 
     /// The field's bytes (after unquoting), or `None` past the record's end.
+    #[inline(always)]
     pub fn field(&self, col: usize) -> Option<&[u8]> {
         self.spans.get(col).map(|&(s, e)| &self.buf[s..e])
     }

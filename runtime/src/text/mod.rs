@@ -2,5 +2,6 @@
 
 pub mod append;
 pub mod base64;
+pub mod canonical;
 mod java_float;
 pub mod number;

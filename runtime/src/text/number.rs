@@ -92,7 +92,7 @@ fn write_zero(out: &mut Vec<u8>, negative: bool) {
 /// Java's layout of `0.d1d2... × 10^e`: plain from 10^-3 up to 10^7
 /// (`0.001`, `1234567.0`), else `d1.d2...E<e-1>` with at least one digit
 /// after the point (`1.0E7`, `1.5E-5`).
-fn write_java(out: &mut Vec<u8>, negative: bool, d: &java_float::JavaDigits) {
+pub(crate) fn write_java(out: &mut Vec<u8>, negative: bool, d: &java_float::JavaDigits) {
     let digits = d.as_slice();
     let e = d.exponent;
     if negative {
