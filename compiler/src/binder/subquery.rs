@@ -103,6 +103,11 @@ pub(crate) struct SubqueryState {
     /// where a scalar subquery may refer past that WHERE's query
     /// (`nested::DeferredConjunct`).
     past_frame: Option<usize>,
+    /// A nested subquery in the WHERE that binds refers to the outer query
+    /// only (`nested::outer_only`): that WHERE must be correlated itself.
+    outer_only: Option<Span>,
+    /// A conjunct of the WHERE that binds reads the enclosing query.
+    own_correlation: bool,
     next_generator: usize,
     next_value: usize,
     /// Per grouped SELECT being bound: the joins of subqueries in its
@@ -602,8 +607,26 @@ impl Binder<'_> {
                     Some(nested::Reader::Exists | nested::Reader::Scalar)
                 ),
         );
-        let bound = self.bind_where_conjuncts(selection, input, scope, outer, aggregates, span);
+        let saved_only = self.subq.outer_only.take();
+        let saved_own = std::mem::take(&mut self.subq.own_correlation);
+        let mut bound = self.bind_where_conjuncts(selection, input, scope, outer, aggregates, span);
+        if let (Some(at), Some(_)) = (self.subq.outer_only, &bound) {
+            if !self.subq.own_correlation {
+                self.error(
+                    Diagnostic::unsupported(
+                        at,
+                        "a nested subquery that refers to a query two or more levels out but not to the query it is nested in, which is not correlated itself",
+                    )
+                    .with_note(
+                        "Flink 2.3 fails on these: `unexpected correlate variable $cor0 in the plan`",
+                    ),
+                );
+                bound = None;
+            }
+        }
         self.subq.where_groups = saved_groups;
+        self.subq.outer_only = saved_only;
+        self.subq.own_correlation = saved_own;
         bound
     }
 
@@ -645,6 +668,7 @@ impl Binder<'_> {
             }
             for c in split_and(predicate) {
                 if any_column(&c, &|i| (OUTER..VALUE).contains(&i)) {
+                    self.subq.own_correlation = true;
                     correlated.push(c);
                 } else {
                     local.push(c);
@@ -763,6 +787,9 @@ impl Binder<'_> {
                 return (input, Err(d));
             }
         };
+        if any_column(&exprs[0], &|c| (OUTER..VALUE).contains(&c)) {
+            self.subq.own_correlation = true;
+        }
         let width = scope.columns.len();
         let refers_past = matches!(self.subq.frames.last(), Some(Some(f)) if f.iter().any(|p| {
             let past = |e: &Expr| any_column(e, &|c| (OUTER..VALUE).contains(&c));
@@ -874,7 +901,7 @@ impl Binder<'_> {
             g.fill(&mut sub.rel, &input);
         }
         null_rejecting::check(&sub.corr)?;
-        let lifted = self.lift_nested(&mut sub, scope.columns.len(), anti, span)?;
+        let (lifted, defer) = self.lift_nested(&mut sub, scope.columns.len(), anti, span)?;
         if sub.global_aggregate && !sub.corr.is_empty() && (anti || negated_exists.is_some()) {
             return Err(Diagnostic::unsupported(
                 span,
@@ -887,7 +914,7 @@ impl Binder<'_> {
             .into_iter()
             .map(|c| nested::past_join(c, scope.columns.len(), n))
             .collect::<Vec<_>>();
-        let defer = !lifted.is_empty() && self.defers_nested();
+        let defer = !lifted.is_empty() && defer;
         let kind = match (negated_exists, operand) {
             (Some(negated), _) => {
                 if negated {
@@ -1252,7 +1279,7 @@ impl Binder<'_> {
         } else {
             let width = scope.columns.len();
             let pairs = if past_ok {
-                self.check_scalar_past(&sub, width, span)?;
+                self.check_scalar_past(&sub, generator.is_some(), width, span)?;
                 correlation_pairs(&sub, usize::MAX, "a scalar subquery", span)?
             } else {
                 correlation_pairs(&sub, width, "a scalar subquery", span)?

@@ -41,7 +41,7 @@
 use super::{any_column, remap, BResult, BoundSub, OUTER};
 use crate::binder::Binder;
 use crate::diagnostics::{Diagnostic, Span};
-use crate::ir::Expr;
+use crate::ir::{BinaryOp, Expr, ExprKind};
 
 /// How a subquery's rows are read by the query it is nested in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,10 +85,10 @@ impl Binder<'_> {
         width: usize,
         anti: bool,
         span: Span,
-    ) -> BResult<Vec<Expr>> {
+    ) -> BResult<(Vec<Expr>, bool)> {
         let past = |c: &Expr| any_column(c, &|i| i >= OUTER && i - OUTER >= width);
         let Some(first) = sub.corr.iter().find(|c| past(c)) else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), false));
         };
         let at = first.span.to(span);
         if anti {
@@ -139,26 +139,38 @@ impl Binder<'_> {
             .corr
             .iter()
             .any(|c| any_column(c, &|i| i >= OUTER && i - OUTER < width));
-        // Under a scalar MIN/MAX the pairs `(b, c)` may be all of `b` x `c`
-        // (Flink 2.3 is right there, `subquery-probes/nested`); under an
-        // EXISTS it fails on most of them.
-        if !reads_middle && reader != Some(Reader::Extremes) {
-            return Err(Diagnostic::unsupported(
-                at,
-                "a nested subquery that refers to a query two or more levels out but not to the query it is nested in",
-            )
-            .with_note(
-                "Flink 2.3 fails on most of these: `unexpected correlate variable $cor0 in the plan`",
-            ));
+        if !reads_middle {
+            let keyed = sub.corr.iter().all(|c| keyed_past(c, width));
+            self.outer_only(keyed, at)?;
         }
         let (lifted, kept) = std::mem::take(&mut sub.corr).into_iter().partition(past);
         sub.corr = kept;
         // Under a scalar subquery the join is deferred (`Deferred`): its
-        // rows stay one per row of its input.
-        if !self.defers_nested() {
+        // rows stay one per row of its input. One that reads only the outer
+        // query is deferred too (pairs would be all of `b` x `c`).
+        let defer = self.defers_nested() || !reads_middle;
+        if !defer {
             self.subq.lifted = true;
         }
-        Ok(lifted)
+        Ok((lifted, defer))
+    }
+
+    /// A nested subquery that refers to the outer query but not to the
+    /// middle one: Flink 2.3 computes it right where its correlation is
+    /// `inner = outer` keys and the middle query is correlated itself
+    /// (`subquery-probes/nested`: Q1, Q12, Q31, Q55-Q57, Q59-Q61); it
+    /// returns wrong rows for other correlations (Q58, Q62, Q63) and fails
+    /// under an uncorrelated middle (Q4, Q64, Q65: checked in `bind_where`).
+    pub(super) fn outer_only(&mut self, keyed: bool, at: Span) -> BResult<()> {
+        if !keyed {
+            return Err(Diagnostic::unsupported(
+                at,
+                "a nested subquery that refers to a query two or more levels out, not to the query it is nested in, by more than `inner = outer` keys",
+            )
+            .with_note("Flink 2.3 returns wrong rows for it"));
+        }
+        self.subq.outer_only.get_or_insert(at);
+        Ok(())
     }
 
     /// Whether a nested subquery that refers past the query whose WHERE
@@ -173,7 +185,13 @@ impl Binder<'_> {
 
     /// Checks a scalar subquery in a WHERE conjunct of the query whose WHERE
     /// binds (`width` columns) that refers past that query.
-    pub(super) fn check_scalar_past(&self, sub: &BoundSub, width: usize, span: Span) -> BResult<()> {
+    pub(super) fn check_scalar_past(
+        &mut self,
+        sub: &BoundSub,
+        generated: bool,
+        width: usize,
+        span: Span,
+    ) -> BResult<()> {
         let past = |c: &Expr| any_column(c, &|i| i >= OUTER && i - OUTER >= width);
         let Some(first) = sub.corr.iter().find(|c| past(c)) else {
             return Ok(());
@@ -199,14 +217,9 @@ impl Binder<'_> {
             .corr
             .iter()
             .any(|c| any_column(c, &|i| i >= OUTER && i - OUTER < width));
-        if !reads_middle && self.subq.readers.last() != Some(&Reader::Extremes) {
-            return Err(Diagnostic::unsupported(
-                at,
-                "a nested subquery that refers to a query two or more levels out but not to the query it is nested in",
-            )
-            .with_note(
-                "Flink 2.3 fails on most of these: `unexpected correlate variable $cor0 in the plan`",
-            ));
+        if !reads_middle {
+            // Without a value generator its correlation is keys.
+            self.outer_only(!generated, at)?;
         }
         Ok(())
     }
@@ -252,6 +265,22 @@ pub(super) struct DeferredConjunct {
     /// The middle query's scope width: a value generator's column `o >=
     /// width` inside `pending` is the enclosing query's `o - width`.
     pub(super) width: usize,
+}
+
+/// Whether a correlation conjunct is `inner = outer` with the outer side
+/// reading only columns past the middle query (`width` columns).
+fn keyed_past(c: &Expr, width: usize) -> bool {
+    let ExprKind::Binary {
+        op: BinaryOp::Eq,
+        left,
+        right,
+    } = &c.kind
+    else {
+        return false;
+    };
+    let inner = |e: &Expr| !any_column(e, &|i| i >= OUTER) && any_column(e, &|_| true);
+    let outer = |e: &Expr| !any_column(e, &|i| i < OUTER || i - OUTER < width);
+    (inner(left) && outer(right)) || (inner(right) && outer(left))
 }
 
 /// The semi join of a nested subquery (`EXISTS`, `IN`, `op ANY|SOME` in the
