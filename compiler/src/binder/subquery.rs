@@ -615,7 +615,7 @@ impl Binder<'_> {
                 self.error(
                     Diagnostic::unsupported(
                         at,
-                        "a nested subquery that refers to a query two or more levels out but not to the query it is nested in, which is not correlated itself",
+                        "a nested subquery that refers to a query two or more levels out but not to the query it is nested in, where that query is not correlated itself",
                     )
                     .with_note(
                         "Flink 2.3 fails on these: `unexpected correlate variable $cor0 in the plan`",
@@ -773,8 +773,8 @@ impl Binder<'_> {
         let saved = std::mem::replace(&mut self.subq.resolving_outer, outer.cloned());
         // A scalar subquery here may refer past this query when it is a
         // correlated subquery read as `nested.rs` allows.
-        let past = (outer.is_some() && self.conjuncts_may_refer_past())
-            .then_some(self.subq.frames.len());
+        let past =
+            (outer.is_some() && self.conjuncts_may_refer_past()).then_some(self.subq.frames.len());
         let saved_past = std::mem::replace(&mut self.subq.past_frame, past);
         let mut cx = ExprCx::plain(scope, "WHERE");
         let bound = self.bind_condition(part, &mut cx, span);

@@ -149,7 +149,10 @@ pub(super) fn generate(
             for (_, _, c) in &mut p.joins {
                 *c = remap(std::mem::replace(c, super::true_literal(span)), &at);
             }
-            p.expr = remap(std::mem::replace(&mut p.expr, super::true_literal(span)), &at);
+            p.expr = remap(
+                std::mem::replace(&mut p.expr, super::true_literal(span)),
+                &at,
+            );
             if let Some(g) = &mut p.generator {
                 for o in &mut g.outer {
                     if *o >= d.width {

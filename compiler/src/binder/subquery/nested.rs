@@ -120,7 +120,7 @@ impl Binder<'_> {
                 "a subquery that refers to a query two or more levels out",
             )
             .with_note(
-                "stmtc decorrelates it where the subquery it is nested in is a WHERE conjunct EXISTS, NOT EXISTS, IN or op ANY|SOME of that query, an EXISTS inside its expressions, or a scalar subquery",
+                "stmtc decorrelates it where the subquery it is nested in is a WHERE conjunct EXISTS, NOT EXISTS, IN or op ANY|SOME of that query, an EXISTS or `< <= > >=` ANY|SOME|ALL inside its expressions, or a scalar subquery",
             );
             return Err(match reader {
                 Some(Reader::All) => refusal.with_note(
@@ -211,7 +211,9 @@ impl Binder<'_> {
                 at,
                 "a scalar COUNT subquery that refers to a query two or more levels out",
             )
-            .with_note("Flink 2.3 returns wrong rows for it: it misses the count 0 of an empty group"));
+            .with_note(
+                "Flink 2.3 returns wrong rows for it: it misses the count 0 of an empty group",
+            ));
         }
         let reads_middle = sub
             .corr

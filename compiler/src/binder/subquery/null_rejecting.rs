@@ -123,9 +123,7 @@ pub(super) fn check_deferred(
                 .iter()
                 .filter(|p| {
                     matches!(p.expr.kind, ExprKind::Column(_))
-                        && p.joins
-                            .iter()
-                            .any(|(_, _, c)| rejects_null(c, column))
+                        && p.joins.iter().any(|(_, _, c)| rejects_null(c, column))
                 })
                 .map(|p| VALUE + p.value)
                 .collect();

@@ -57,18 +57,67 @@ qs = {
  'Q40 EXISTS middle, inner scalar without aggregate both': "SELECT k, v FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k AND u.w > (SELECT z FROM x WHERE x.k = u.k AND x.z < t.v AND x.z > 2))",
  'Q41 scalar MAX middle, inner scalar MAX both, two inner conjuncts': "SELECT k, (SELECT MAX(w) FROM u WHERE u.k = t.k AND u.w >= (SELECT MAX(z) FROM x WHERE x.k = u.k AND x.z < t.v) AND u.w > (SELECT MIN(z) FROM x WHERE x.k = u.k)) FROM t",
  'Q42 EXISTS middle, inner scalar AVG both, t.v nullable only through inner': "SELECT k, v FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k AND u.w + 1 > (SELECT AVG(z) FROM x WHERE x.k = u.k AND x.z < t.v + 30))",
+ 'Q43 > ANY middle in SELECT, EXISTS inner both': "SELECT k, v > ANY (SELECT w FROM u WHERE u.k = t.k AND EXISTS (SELECT 1 FROM x WHERE x.k = u.k AND x.z <= t.v + 10)) FROM t",
+ 'Q44 < ALL middle in SELECT, EXISTS inner both': "SELECT k, v < ALL (SELECT w FROM u WHERE u.k = t.k AND EXISTS (SELECT 1 FROM x WHERE x.k = u.k AND x.z <= t.v + 10)) FROM t",
+ 'Q45 = ANY middle in SELECT, EXISTS inner both': "SELECT k, v + 5 = ANY (SELECT w FROM u WHERE u.k = t.k AND EXISTS (SELECT 1 FROM x WHERE x.k = u.k AND x.z <= t.v + 10)) FROM t",
+ 'Q46 <> ALL middle in SELECT, EXISTS inner both': "SELECT k, v + 6 <> ALL (SELECT w FROM u WHERE u.k = t.k AND EXISTS (SELECT 1 FROM x WHERE x.k = u.k AND x.z <= t.v + 10)) FROM t",
+ 'Q47 < ANY middle under OR, EXISTS inner both': "SELECT k, v FROM t WHERE t.k = 3 OR v < ANY (SELECT w FROM u WHERE u.k = t.k AND EXISTS (SELECT 1 FROM x WHERE x.k = u.k AND x.z <= t.v + 10))",
+ 'Q48 > ANY middle in SELECT, NULL operand over a non-empty set': "SELECT k, v > ANY (SELECT w FROM u WHERE u.k = t.k AND EXISTS (SELECT 1 FROM x WHERE x.k = u.k AND x.z < t.k * 20)) FROM t",
+ 'Q49 >= ALL middle in SELECT, NULL operand over a non-empty set': "SELECT k, v >= ALL (SELECT w FROM u WHERE u.k = t.k AND EXISTS (SELECT 1 FROM x WHERE x.k = u.k AND x.z < t.k * 20)) FROM t",
+ 'Q50 < ANY middle in SELECT, inner scalar MIN both': "SELECT k, v < ANY (SELECT w FROM u WHERE u.k = t.k AND u.w > (SELECT MIN(z) FROM x WHERE x.k = u.k AND x.z < t.v + 10)) FROM t",
+ 'Q51 EXISTS middle in SELECT, inner scalar MIN both': "SELECT k, EXISTS (SELECT 1 FROM u WHERE u.k = t.k AND u.w > (SELECT MIN(z) FROM x WHERE x.k = u.k AND x.z < t.v)) FROM t",
+ 'Q52 EXISTS middle under OR, inner scalar MIN both': "SELECT k, v FROM t WHERE t.k = 3 OR EXISTS (SELECT 1 FROM u WHERE u.k = t.k AND u.w > (SELECT MIN(z) FROM x WHERE x.k = u.k AND x.z < t.v))",
+ 'Q53 NOT EXISTS middle, inner scalar MIN both': "SELECT k, v FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.k = t.k AND u.w > (SELECT MIN(z) FROM x WHERE x.k = u.k AND x.z < t.v))",
+ 'Q54 scalar MAX middle, inner scalar MIN both, NULL t.v read only by the inner': "SELECT k, (SELECT MAX(w) FROM u WHERE u.k = t.k AND u.w > (SELECT MIN(z) FROM x WHERE x.k = u.k AND x.z < t.v + 30)) FROM t",
+ 'Q55 NOT EXISTS middle, inner scalar refers to t only': "SELECT k, v FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.k = t.k AND u.w > (SELECT MIN(z) FROM x WHERE x.k = t.k))",
+ 'Q56 EXISTS middle in SELECT, inner scalar refers to t only': "SELECT k, EXISTS (SELECT 1 FROM u WHERE u.k = t.k AND u.w > (SELECT MIN(z) FROM x WHERE x.k = t.k)) FROM t",
+ 'Q57 scalar COUNT middle, inner scalar refers to t only': "SELECT k, (SELECT COUNT(*) FROM u WHERE u.k = t.k AND u.w > (SELECT MIN(z) FROM x WHERE x.k = t.k)) FROM t",
+ 'Q58 EXISTS middle, inner scalar refers to t only by a non-key': "SELECT k, v FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k AND u.w > (SELECT MIN(z) FROM x WHERE x.z > t.v))",
+ 'Q59 < ANY middle in SELECT, inner scalar refers to t only': "SELECT k, v < ANY (SELECT w FROM u WHERE u.k = t.k AND u.w > (SELECT MIN(z) FROM x WHERE x.k = t.k)) FROM t",
+ 'Q60 scalar no-agg middle, inner scalar refers to t only': "SELECT k, (SELECT w FROM u WHERE u.k = t.k AND u.w > 20 AND u.w > (SELECT MIN(z) FROM x WHERE x.k = t.k)) FROM t",
+ 'Q61 EXISTS middle, inner EXISTS refers to t only by a key': "SELECT k, v FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k AND EXISTS (SELECT 1 FROM x WHERE x.k = t.k AND x.z > 10))",
+ 'Q62 scalar MAX middle, inner scalar refers to t only by a non-key': "SELECT k, (SELECT MAX(w) FROM u WHERE u.k = t.k AND u.w > (SELECT MIN(z) FROM x WHERE x.z > t.v)) FROM t",
+ 'Q63 scalar MAX middle, inner EXISTS refers to t only by a non-key': "SELECT k, (SELECT MAX(w) FROM u WHERE u.k = t.k AND EXISTS (SELECT 1 FROM x WHERE x.z > t.v + 40)) FROM t",
+ 'Q64 scalar MAX middle not correlated itself, inner EXISTS refers to t only by a key': "SELECT k, (SELECT MAX(w) FROM u WHERE u.w > 10 AND EXISTS (SELECT 1 FROM x WHERE x.k = t.k)) FROM t",
+ 'Q65 scalar COUNT middle not correlated itself, inner scalar refers to t only by a key': "SELECT k, (SELECT COUNT(*) FROM u WHERE u.w > (SELECT MIN(z) FROM x WHERE x.k = t.k)) FROM t",
+ 'Q66 scalar MAX middle not correlated itself, inner scalar refers to t and u': "SELECT k, (SELECT MAX(w) FROM u WHERE u.w > (SELECT MIN(z) FROM x WHERE x.k = u.k AND x.z < t.v)) FROM t",
 }
+import re as _re
+def quantified_for_sqlite(q):
+    """x op ANY|ALL (SELECT w FROM u WHERE c) has no sqlite form: SQL's rule
+    spelled with EXISTS (TRUE if some w compares TRUE; FALSE over no rows;
+    NULL if x is NULL or some w is NULL; else FALSE). ALL is NOT ANY of the
+    negated comparison."""
+    neg = {'>': '<=', '<': '>=', '>=': '<', '<=': '>', '=': '<>', '<>': '='}
+    m = _re.search(r"(v(?: \+ \d+)?) (>=|<=|<>|=|<|>) (ANY|ALL) \(SELECT w FROM u WHERE ", q)
+    if not m:
+        return q
+    depth, end = 1, m.end()
+    while depth:
+        depth += {'(': 1, ')': -1}.get(q[end], 0)
+        end += 1
+    x, op, kind = m.groups()
+    c = q[m.end():end - 1]
+    if kind == 'ALL':
+        op = neg[op]
+    some = (f"(CASE WHEN EXISTS (SELECT 1 FROM u WHERE {c} AND {x} {op} w) THEN 1 "
+            f"WHEN NOT EXISTS (SELECT 1 FROM u WHERE {c}) THEN 0 "
+            f"WHEN {x} IS NULL OR EXISTS (SELECT 1 FROM u WHERE {c} AND w IS NULL) THEN NULL ELSE 0 END)")
+    expr = f"(NOT {some})" if kind == 'ALL' else f"({some} = 1)"
+    return q[:m.start()] + expr + q[end:]
 sel = sys.argv[1:]
 for name, q in qs.items():
     if sel and name.split()[0] not in sel: continue
     try:
-        rows = sorted([tuple(r) for r in env.execute_sql(q).collect()], key=repr)
+        # sqlite's booleans are 1 and 0
+        rows = sorted([tuple(int(v) if isinstance(v, bool) else v for v in r) for r in env.execute_sql(q).collect()], key=repr)
         try:
-            ref = sorted([tuple(r) for r in db.execute(q).fetchall()], key=repr)
+            ref = sorted([tuple(r) for r in db.execute(quantified_for_sqlite(q)).fetchall()], key=repr)
         except sqlite3.Error as e:
             print(name, ":: Flink", rows, f"(sqlite: {e})")
             continue
         print(name, "::", "MATCH" if rows == ref else "DIFF", rows, ("" if rows == ref else f"sqlite={ref}"))
     except Exception as e:
         msg = [m for m in str(e).split("\n") if m.strip()]
-        print(name, ":: ERR", " / ".join(msg[0:2])[:300])
+        cause = [m for m in msg if 'Caused by' in m][-1:]
+        print(name, ":: ERR", " / ".join(msg[0:2] + cause)[:400])
