@@ -604,7 +604,7 @@ impl Binder<'_> {
                 && aggregates
                 && matches!(
                     self.subq.readers.last(),
-                    Some(nested::Reader::Exists | nested::Reader::Scalar)
+                    Some(nested::Reader::Exists | nested::Reader::Scalar | nested::Reader::Ordered)
                 ),
         );
         let saved_only = self.subq.outer_only.take();

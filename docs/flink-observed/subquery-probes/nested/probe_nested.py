@@ -81,6 +81,9 @@ qs = {
  'Q64 scalar MAX middle not correlated itself, inner EXISTS refers to t only by a key': "SELECT k, (SELECT MAX(w) FROM u WHERE u.w > 10 AND EXISTS (SELECT 1 FROM x WHERE x.k = t.k)) FROM t",
  'Q65 scalar COUNT middle not correlated itself, inner scalar refers to t only by a key': "SELECT k, (SELECT COUNT(*) FROM u WHERE u.w > (SELECT MIN(z) FROM x WHERE x.k = t.k)) FROM t",
  'Q66 scalar MAX middle not correlated itself, inner scalar refers to t and u': "SELECT k, (SELECT MAX(w) FROM u WHERE u.w > (SELECT MIN(z) FROM x WHERE x.k = u.k AND x.z < t.v)) FROM t",
+ 'Q67 IN middle aggregate without GROUP BY, not correlated itself, EXISTS inner both': "SELECT k, v FROM t WHERE t.v + 5 IN (SELECT MAX(w) FROM u WHERE EXISTS (SELECT 1 FROM x WHERE x.k = u.k AND x.z <= t.v + 10))",
+ 'Q68 < ANY middle GROUP BY in SELECT, not correlated itself, EXISTS inner both': "SELECT k, v < ANY (SELECT MAX(w) FROM u WHERE EXISTS (SELECT 1 FROM x WHERE x.k = u.k AND x.z < t.v) GROUP BY u.k) FROM t",
+ 'Q69 < ANY middle GROUP BY in SELECT, correlated itself, EXISTS inner both': "SELECT k, v < ANY (SELECT MAX(w) FROM u WHERE u.k = t.k AND EXISTS (SELECT 1 FROM x WHERE x.k = u.k AND x.z <= t.v + 10) GROUP BY u.k) FROM t",
 }
 import re as _re
 def quantified_for_sqlite(q):
