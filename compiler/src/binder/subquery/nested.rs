@@ -23,20 +23,24 @@
 //! lifted conjuncts its correlation (a value generator groups them by the
 //! enclosing values they read, `generator.rs`).
 //!
-//! Under any other scalar subquery without GROUP BY whose items aggregate
-//! (`COUNT(*)`, `SUM`, `AVG`), pairs would repeat its rows: there the
-//! nested subquery's semi join is deferred until the scalar subquery's rows
-//! are joined with the distinct enclosing values (its value generator), and
-//! its conditions on the enclosing query read those values (`Deferred`,
-//! Calcite's decorrelation).
+//! Everywhere else (a scalar subquery of other aggregates, of none
+//! (`SINGLE_VALUE`), a middle query with GROUP BY, an ordering `op
+//! ANY|ALL` inside an expression) pairs would repeat or lose the middle
+//! query's rows: there the nested subquery's semi join is deferred until
+//! the middle query's rows are joined with the distinct enclosing values
+//! (its value generator), and its conditions on the enclosing query read
+//! those values (`Deferred`, Calcite's decorrelation). A nested scalar
+//! subquery that refers past the middle query defers its whole WHERE
+//! conjunct so (`DeferredConjunct`), under any middle query.
 //!
-//! Only a positive inner predicate (`EXISTS`, `IN`, `op ANY|SOME`) flattens
-//! so: `NOT EXISTS` depends on `a` row by row (Flink 2.3 returns wrong rows
-//! for it there). A middle query that aggregates with GROUP BY or is read by `NOT IN` /
-//! `ALL` (Flink 2.3 differs on it too) or as another scalar or inside an
-//! expression is refused, and so is an inner subquery that refers to the
-//! outer query but not to the middle one (Flink 2.3 fails on most of these:
-//! `unexpected correlate variable`).
+//! What is refused is what Flink 2.3 computes wrongly or fails on
+//! (`docs/flink-observed/subquery-probes/nested`): a negated inner
+//! predicate (`NOT EXISTS` returns wrong rows), a middle query read by
+//! `NOT IN` / `ALL`, or by IN inside an expression, a middle query with
+//! GROUP BY that is correlated itself, an inner predicate inside an
+//! expression of the middle query, an inner scalar `COUNT` or one without
+//! aggregates, and an inner subquery that refers to the outer query but
+//! not to the middle one, unless by keys under a correlated middle query.
 
 use super::{any_column, remap, BResult, BoundSub, OUTER};
 use crate::binder::Binder;
@@ -52,7 +56,9 @@ pub(crate) enum Reader {
     Exists,
     /// Compared with every row: a WHERE conjunct `NOT IN` or `op ALL`.
     All,
-    /// The value of a scalar subquery.
+    /// The value of any other scalar subquery (GROUP BY, HAVING, DISTINCT,
+    /// LIMIT, a set operation): deferred where it groups and is not
+    /// correlated itself (`where_groups`), refused otherwise.
     Scalar,
     /// The value of a scalar subquery without GROUP BY whose SELECT items
     /// are MIN/MAX calls (`extremes_only`): duplicate rows change nothing.
