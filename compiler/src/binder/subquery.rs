@@ -92,6 +92,22 @@ pub(crate) struct SubqueryState {
     /// whose WHERE binds, applied once its value generator is joined in
     /// (`nested.rs`).
     deferred: Vec<nested::Deferred>,
+    /// WHERE conjuncts of that subquery whose scalar subqueries refer past
+    /// it, applied once its value generator is joined in (`nested.rs`).
+    deferred_conjuncts: Vec<nested::DeferredConjunct>,
+    /// The WHERE that binds is a correlated subquery's whose SELECT
+    /// aggregates with GROUP BY (or HAVING, DISTINCT) where its rows are
+    /// tested or compared (`nested.rs`).
+    where_groups: bool,
+    /// The depth of the frame of the correlated WHERE conjunct that binds,
+    /// where a scalar subquery may refer past that WHERE's query
+    /// (`nested::DeferredConjunct`).
+    past_frame: Option<usize>,
+    /// A nested subquery in the WHERE that binds refers to the outer query
+    /// only (`nested::outer_only`): that WHERE must be correlated itself.
+    outer_only: Option<Span>,
+    /// A conjunct of the WHERE that binds reads the enclosing query.
+    own_correlation: bool,
     next_generator: usize,
     next_value: usize,
     /// Per grouped SELECT being bound: the joins of subqueries in its
@@ -576,6 +592,47 @@ impl Binder<'_> {
     pub(crate) fn bind_where(
         &mut self,
         selection: &sql::Expr,
+        input: Rel,
+        scope: &Scope,
+        outer: Option<&Scope>,
+        aggregates: bool,
+        span: Span,
+    ) -> Option<(Rel, Vec<Expr>)> {
+        let saved_groups = std::mem::replace(
+            &mut self.subq.where_groups,
+            outer.is_some()
+                && aggregates
+                && matches!(
+                    self.subq.readers.last(),
+                    Some(nested::Reader::Exists | nested::Reader::Scalar | nested::Reader::Ordered)
+                ),
+        );
+        let saved_only = self.subq.outer_only.take();
+        let saved_own = std::mem::take(&mut self.subq.own_correlation);
+        let mut bound = self.bind_where_conjuncts(selection, input, scope, outer, aggregates, span);
+        if let (Some(at), Some(_)) = (self.subq.outer_only, &bound) {
+            if !self.subq.own_correlation {
+                self.error(
+                    Diagnostic::unsupported(
+                        at,
+                        "a nested subquery that refers to a query two or more levels out but not to the query it is nested in, where that query is not correlated itself",
+                    )
+                    .with_note(
+                        "Flink 2.3 fails on these: `unexpected correlate variable $cor0 in the plan`",
+                    ),
+                );
+                bound = None;
+            }
+        }
+        self.subq.where_groups = saved_groups;
+        self.subq.outer_only = saved_only;
+        self.subq.own_correlation = saved_own;
+        bound
+    }
+
+    fn bind_where_conjuncts(
+        &mut self,
+        selection: &sql::Expr,
         mut input: Rel,
         scope: &Scope,
         outer: Option<&Scope>,
@@ -611,6 +668,7 @@ impl Binder<'_> {
             }
             for c in split_and(predicate) {
                 if any_column(&c, &|i| (OUTER..VALUE).contains(&i)) {
+                    self.subq.own_correlation = true;
                     correlated.push(c);
                 } else {
                     local.push(c);
@@ -653,24 +711,50 @@ impl Binder<'_> {
         // `inner = outer` keys gets a value generator (`generator.rs`); other
         // subqueries join on the whole condition.
         let generate = match self.subq.readers.last() {
-            Some(nested::Reader::Scalar | nested::Reader::Aggregate | nested::Reader::Extremes) => {
-                true
-            }
+            Some(
+                nested::Reader::Scalar
+                | nested::Reader::Aggregate
+                | nested::Reader::Extremes
+                | nested::Reader::Single,
+            ) => true,
             Some(_) => aggregates && !self.subq.lifted,
             None => false,
         };
         // Nested subqueries that refer past this scalar subquery need the
         // enclosing values in its rows: always a generator then.
         let deferred = std::mem::take(&mut self.subq.deferred);
-        if !deferred.is_empty() || (generate && generator::needs_generator(&correlated)) {
+        let conjuncts = std::mem::take(&mut self.subq.deferred_conjuncts);
+        if self.subq.where_groups
+            && (!deferred.is_empty() || !conjuncts.is_empty())
+            && !correlated.is_empty()
+        {
+            self.error(
+                Diagnostic::unsupported(
+                    correlated[0].span,
+                    "a correlated subquery with GROUP BY whose nested subquery refers to a query two or more levels out",
+                )
+                .with_note(
+                    "Flink 2.3 fails on it: `Error while applying rule FlinkAggregateJoinTransposeRule`; it computes the nested subquery right where only that refers to the outer query",
+                ),
+            );
+            return None;
+        }
+        if !deferred.is_empty()
+            || !conjuncts.is_empty()
+            || (generate && generator::needs_generator(&correlated))
+        {
             let lifted: Vec<Expr> = deferred.iter().flat_map(|d| d.lifted.clone()).collect();
-            if let Err(d) = null_rejecting::check(&[correlated.clone(), lifted].concat()) {
+            let all = [correlated.clone(), lifted].concat();
+            if let Err(d) = null_rejecting::check(&all)
+                .and_then(|()| null_rejecting::check_deferred(&all, &conjuncts))
+            {
                 self.error(d);
                 return None;
             }
             let id = self.subq.next_generator;
             self.subq.next_generator += 1;
-            let (input, keys, g) = generator::generate(input, correlated, deferred, id, span);
+            let (input, keys, g) =
+                generator::generate(input, correlated, deferred, conjuncts, id, span);
             self.subq.generator = Some(g);
             return Some((input, keys));
         }
@@ -687,9 +771,15 @@ impl Binder<'_> {
     ) -> (Rel, BResult<Option<Expr>>) {
         self.open_subquery_frame();
         let saved = std::mem::replace(&mut self.subq.resolving_outer, outer.cloned());
+        // A scalar subquery here may refer past this query when it is a
+        // correlated subquery read as `nested.rs` allows.
+        let past =
+            (outer.is_some() && self.conjuncts_may_refer_past()).then_some(self.subq.frames.len());
+        let saved_past = std::mem::replace(&mut self.subq.past_frame, past);
         let mut cx = ExprCx::plain(scope, "WHERE");
         let bound = self.bind_condition(part, &mut cx, span);
         self.subq.resolving_outer = saved;
+        self.subq.past_frame = saved_past;
         let mut exprs = match bound {
             Ok(b) => vec![b],
             Err(d) => {
@@ -697,6 +787,26 @@ impl Binder<'_> {
                 return (input, Err(d));
             }
         };
+        if any_column(&exprs[0], &|c| (OUTER..VALUE).contains(&c)) {
+            self.subq.own_correlation = true;
+        }
+        let width = scope.columns.len();
+        let refers_past = matches!(self.subq.frames.last(), Some(Some(f)) if f.iter().any(|p| {
+            let past = |e: &Expr| any_column(e, &|c| (OUTER..VALUE).contains(&c));
+            past(&p.expr)
+                || p.joins.iter().any(|(_, _, c)| past(c))
+                || p.generator.as_ref().is_some_and(|g| g.reads_past(width))
+        }));
+        if refers_past {
+            // Applied over the value generator's rows (`nested.rs`).
+            let pending = self.pop_frame().flatten().unwrap_or_default();
+            self.subq.deferred_conjuncts.push(nested::DeferredConjunct {
+                pending,
+                conjunct: exprs.pop().expect("one"),
+                width,
+            });
+            return (input, Ok(None));
+        }
         let input = self.close_subquery_frame(input, &mut exprs);
         let conjunct = exprs.pop();
         (input, Ok(conjunct))
@@ -791,7 +901,7 @@ impl Binder<'_> {
             g.fill(&mut sub.rel, &input);
         }
         null_rejecting::check(&sub.corr)?;
-        let lifted = self.lift_nested(&mut sub, scope.columns.len(), anti, span)?;
+        let (lifted, defer) = self.lift_nested(&mut sub, scope.columns.len(), anti, span)?;
         if sub.global_aggregate && !sub.corr.is_empty() && (anti || negated_exists.is_some()) {
             return Err(Diagnostic::unsupported(
                 span,
@@ -804,8 +914,7 @@ impl Binder<'_> {
             .into_iter()
             .map(|c| nested::past_join(c, scope.columns.len(), n))
             .collect::<Vec<_>>();
-        let defer =
-            !lifted.is_empty() && self.subq.readers.last() == Some(&nested::Reader::Aggregate);
+        let defer = !lifted.is_empty() && defer;
         let kind = match (negated_exists, operand) {
             (Some(negated), _) => {
                 if negated {
@@ -927,6 +1036,9 @@ impl Binder<'_> {
         let saved_lifted = std::mem::take(&mut self.subq.lifted);
         let saved_generator = self.subq.generator.take();
         let saved_deferred = std::mem::take(&mut self.subq.deferred);
+        let saved_conjuncts = std::mem::take(&mut self.subq.deferred_conjuncts);
+        let saved_groups = std::mem::take(&mut self.subq.where_groups);
+        let saved_past = self.subq.past_frame.take();
         self.subq.readers.push(reader);
         self.open_subquery_barrier();
         let errors = self.diags.len();
@@ -935,6 +1047,9 @@ impl Binder<'_> {
         self.subq.readers.pop();
         self.subq.lifted = saved_lifted;
         self.subq.deferred = saved_deferred;
+        self.subq.deferred_conjuncts = saved_conjuncts;
+        self.subq.where_groups = saved_groups;
+        self.subq.past_frame = saved_past;
         let generator = std::mem::replace(&mut self.subq.generator, saved_generator);
         let result = std::mem::replace(&mut self.subq.result, saved_result);
         self.subq.correlation = saved_corr;
@@ -1124,9 +1239,14 @@ impl Binder<'_> {
             nested::Reader::Extremes
         } else if nested::aggregates_only(query) {
             nested::Reader::Aggregate
+        } else if nested::single_only(query) {
+            nested::Reader::Single
         } else {
             nested::Reader::Scalar
         };
+        // In a WHERE conjunct of a correlated subquery it may refer past
+        // that subquery (`nested::DeferredConjunct`).
+        let past_ok = self.subq.past_frame == Some(self.subq.frames.len());
         let mut sub = self.bind_subquery(query, Some(scope), reader, span)?;
         let generator = sub.generator.take();
         if grouped && !sub.corr.is_empty() {
@@ -1157,8 +1277,24 @@ impl Binder<'_> {
                 column(SUB, value_ty, span),
             )
         } else {
-            let pairs = correlation_pairs(&sub, scope.columns.len(), "a scalar subquery", span)?;
-            let outer_expr = |o: Expr| remap(o, &|i| i - OUTER);
+            let width = scope.columns.len();
+            let pairs = if past_ok {
+                self.check_scalar_past(&sub, generator.is_some(), width, span)?;
+                correlation_pairs(&sub, usize::MAX, "a scalar subquery", span)?
+            } else {
+                correlation_pairs(&sub, width, "a scalar subquery", span)?
+            };
+            // The enclosing query's columns past `width` are those of the
+            // query it is nested in (`OUTER + j`, deferred).
+            let outer_expr = |o: Expr| {
+                remap(o, &|i| {
+                    if i - OUTER < width {
+                        i - OUTER
+                    } else {
+                        i - width
+                    }
+                })
+            };
             if sub.global_aggregate {
                 let condition = pairs
                     .iter()

@@ -56,14 +56,26 @@ pub(super) fn generate(
     input: Rel,
     corr: Vec<Expr>,
     deferred: Vec<super::nested::Deferred>,
+    conjuncts: Vec<super::nested::DeferredConjunct>,
     id: usize,
     span: Span,
 ) -> (Rel, Vec<Expr>, Generator) {
     let mut outer: Vec<(usize, crate::types::DataType)> = Vec::new();
-    for c in corr.iter().chain(deferred.iter().flat_map(|d| &d.lifted)) {
+    let conjunct_exprs = conjuncts.iter().flat_map(|d| {
+        std::iter::once(&d.conjunct).chain(
+            d.pending
+                .iter()
+                .flat_map(|p| std::iter::once(&p.expr).chain(p.joins.iter().map(|(_, _, c)| c))),
+        )
+    });
+    for c in corr
+        .iter()
+        .chain(deferred.iter().flat_map(|d| &d.lifted))
+        .chain(conjunct_exprs)
+    {
         visit(c, &mut |x| {
             if let ExprKind::Column(i) = x.kind {
-                if i >= OUTER && !outer.iter().any(|(o, _)| *o == i - OUTER) {
+                if (OUTER..VALUE).contains(&i) && !outer.iter().any(|(o, _)| *o == i - OUTER) {
                     outer.push((i - OUTER, x.ty));
                 }
             }
@@ -122,6 +134,38 @@ pub(super) fn generate(
         );
         joined = join(d.kind, joined, d.rel, condition);
     }
+    // WHERE conjuncts whose scalar subqueries read the enclosing values
+    // (`nested::DeferredConjunct`): those are the placeholder's columns now.
+    for d in conjuncts {
+        let at = |i: usize| {
+            if (OUTER..VALUE).contains(&i) {
+                n + position(i - OUTER)
+            } else {
+                i
+            }
+        };
+        let mut pending = d.pending;
+        for p in &mut pending {
+            for (_, _, c) in &mut p.joins {
+                *c = remap(std::mem::replace(c, super::true_literal(span)), &at);
+            }
+            p.expr = remap(
+                std::mem::replace(&mut p.expr, super::true_literal(span)),
+                &at,
+            );
+            if let Some(g) = &mut p.generator {
+                for o in &mut g.outer {
+                    if *o >= d.width {
+                        *o = n + position(*o - d.width);
+                    }
+                }
+            }
+        }
+        let mut exprs = [remap(d.conjunct, &at)];
+        joined = crate::binder::Binder::apply_pending(pending, joined, &mut exprs);
+        let [conjunct] = exprs;
+        joined = crate::binder::query::filter(joined, conjunct);
+    }
     let keys = outer
         .iter()
         .enumerate()
@@ -133,6 +177,14 @@ pub(super) fn generate(
         span,
     };
     (joined, keys, generator)
+}
+
+impl Generator {
+    /// Whether it reads a column of a query two or more levels out (its
+    /// enclosing scope has `width` columns).
+    pub(super) fn reads_past(&self, width: usize) -> bool {
+        self.outer.iter().any(|&o| o >= width)
+    }
 }
 
 fn placeholder_name(id: usize, g: usize) -> String {

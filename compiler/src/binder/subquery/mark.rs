@@ -344,8 +344,13 @@ impl Binder<'_> {
         span: Span,
     ) -> BResult<Expr> {
         let x = self.mark_operand(operand, cx, span)?;
+        let reader = if matches!(op, BinaryOp::Eq | BinaryOp::NotEq) {
+            Reader::Value
+        } else {
+            Reader::Ordered
+        };
         let (sub, pairs) =
-            self.mark_subquery(query, "ANY, SOME or ALL subquery", Reader::Value, cx, span)?;
+            self.mark_subquery(query, "ANY, SOME or ALL subquery", reader, cx, span)?;
         one_column(&sub, span)?;
         // `x op ALL s` is `NOT (x op' SOME s)`, op' the negated comparison.
         let op = if all { super::negate(op) } else { op };
@@ -501,7 +506,9 @@ fn mark_rows(
 /// says why the keys alone do not do.
 fn over_input(sub: BoundSub, refusal: Diagnostic, width: usize, span: Span) -> BResult<MarkRows> {
     if any_column_of(&sub.corr, width) {
-        return Err(refusal);
+        return Err(refusal.with_note(
+            "an EXISTS, IN or quantified comparison inside an expression (under OR, in CASE) that refers two or more levels out: Flink 2.3 returns wrong rows for it there",
+        ));
     }
     // Decorrelated through the distinct enclosing values, as Flink does:
     // right only where a NULL among them cannot satisfy the condition.

@@ -81,3 +81,71 @@ pub(super) fn check(corr: &[Expr]) -> Result<(), Diagnostic> {
     }
     Ok(())
 }
+
+/// Checks WHERE conjuncts whose scalar subqueries refer two levels out
+/// (`nested::DeferredConjunct`), beside the middle query's correlation
+/// conjuncts `corr`: each nullable enclosing column they read must make the
+/// middle query's condition not TRUE when NULL. Either a conjunct of `corr`
+/// rejects it, or a deferred conjunct does, where a scalar subquery's value
+/// counts as NULL for a NULL column that its join keys reject (its value
+/// over no rows is NULL: a COUNT is refused before).
+pub(super) fn check_deferred(
+    corr: &[Expr],
+    conjuncts: &[super::nested::DeferredConjunct],
+) -> Result<(), Diagnostic> {
+    let mut outer: Vec<(usize, &Expr)> = Vec::new();
+    for d in conjuncts {
+        let exprs = std::iter::once(&d.conjunct).chain(
+            d.pending
+                .iter()
+                .flat_map(|p| std::iter::once(&p.expr).chain(p.joins.iter().map(|(_, _, c)| c))),
+        );
+        for e in exprs {
+            visit(e, &mut |x| {
+                if let ExprKind::Column(i) = x.kind {
+                    if (OUTER..VALUE).contains(&i)
+                        && x.ty.nullable
+                        && !outer.iter().any(|(o, _)| *o == i)
+                    {
+                        outer.push((i, &d.conjunct));
+                    }
+                }
+            });
+        }
+    }
+    for (column, first) in outer {
+        if corr.iter().any(|c| rejects_null(c, column)) {
+            continue;
+        }
+        let rejected = conjuncts.iter().any(|d| {
+            let null_values: Vec<usize> = d
+                .pending
+                .iter()
+                .filter(|p| {
+                    matches!(p.expr.kind, ExprKind::Column(_))
+                        && p.joins.iter().any(|(_, _, c)| rejects_null(c, column))
+                })
+                .map(|p| VALUE + p.value)
+                .collect();
+            let stand_in = super::replace(d.conjunct.clone(), &|c| {
+                null_values.contains(&c).then(|| Expr {
+                    kind: ExprKind::Column(column),
+                    ty: crate::types::DataType::new(crate::types::TypeKind::Boolean, true),
+                    span: d.conjunct.span,
+                })
+            });
+            rejects_null(&stand_in, column)
+        });
+        if rejected {
+            continue;
+        }
+        return Err(Diagnostic::unsupported(
+            first.span,
+            "a nested subquery that refers two levels out to a column that may be NULL, where the condition can be TRUE for a NULL",
+        )
+        .with_note(
+            "Flink 2.3 decorrelates it through the distinct values of the outer columns, joined back with `=`: an outer row with a NULL there gets the value of an empty subquery, which is not SQL's answer",
+        ));
+    }
+    Ok(())
+}
