@@ -107,7 +107,7 @@ impl Gen<'_> {
         } else if self.spooled.contains(&n) {
             // Replayed by its own pipeline once the build is complete.
             let q = format_ident!("q{}", n.0);
-            Ok(quote!(st.#q.push(row.clone())?;))
+            Ok(quote!(st.#q.push(row)?;))
         } else {
             self.join_probe(n, ProbeFrom::Built)
         }
@@ -200,7 +200,21 @@ impl Gen<'_> {
     ) -> GenResult<TokenStream> {
         let j = format_ident!("j{}", n.0);
         let key = self.key_expr(right, right_keys);
-        let insert = quote!(st.#j.insert(#key, row.clone())?;);
+        // A semi or anti join without a residual asks only whether a key
+        // exists: one build row per key is enough.
+        let exists_only = matches!(
+            self.plan.node(n).kind,
+            NodeKind::Join {
+                kind: JoinKind::Semi | JoinKind::Anti,
+                residual: None,
+                ..
+            }
+        );
+        let insert = if exists_only {
+            quote!(st.#j.insert_first(#key, row.clone())?;)
+        } else {
+            quote!(st.#j.insert(#key, row.clone())?;)
+        };
         Ok(match null_key(right_keys) {
             // A NULL key matches nothing, but outer joins still emit the row.
             Some(null) => quote! {

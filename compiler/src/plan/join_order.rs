@@ -16,7 +16,7 @@
 //! other side's rows. Groups larger than `MAX_REORDERED` keep the written
 //! order, with each condition placed on the lowest join that sees it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::cost::RelEstimator;
 use super::is_deterministic;
@@ -47,6 +47,11 @@ struct Part {
     selectivity: f64,
     /// Sets of group columns that are unique in this part.
     unique: Vec<BTreeSet<usize>>,
+    /// An upper bound of the distinct values of each group column: a
+    /// leaf's rows, lowered to the other side's bound by each equi-join on
+    /// the column (`s_nationkey` joined with the 25 rows of nation has at
+    /// most 25 values, however many rows the part has).
+    distinct: BTreeMap<usize, f64>,
 }
 
 /// Orders the inner-join group rooted at `join` (an inner join whose own
@@ -104,6 +109,9 @@ pub(super) fn inner_joins(join: Rel, preds: Vec<Expr>, est: &RelEstimator<'_>) -
                 unique: unique_local
                     .into_iter()
                     .map(|k| k.into_iter().map(|c| c + leaf.offset).collect())
+                    .collect(),
+                distinct: (leaf.offset..leaf.offset + width)
+                    .map(|c| (c, rows))
                     .collect(),
                 rel,
                 rows,
@@ -230,6 +238,37 @@ fn equi_keys(
     keys
 }
 
+/// Pairs of plain columns that an equi-join conjunct between `a` and `b`
+/// makes equal (column of `a`, column of `b`).
+fn equal_columns(a: &Part, b: &Part, joining: &[(Expr, BTreeSet<usize>)]) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    for (c, _) in joining {
+        if let ExprKind::Binary {
+            op: BinaryOp::Eq,
+            left,
+            right,
+        } = &c.kind
+        {
+            if let (ExprKind::Column(l), ExprKind::Column(r)) = (&left.kind, &right.kind) {
+                if a.cols.contains(l) && b.cols.contains(r) {
+                    pairs.push((*l, *r));
+                } else if b.cols.contains(l) && a.cols.contains(r) {
+                    pairs.push((*r, *l));
+                }
+            }
+        }
+    }
+    pairs
+}
+
+/// An upper bound of the distinct values of `keys` in `p`.
+fn distinct_keys(p: &Part, keys: &BTreeSet<usize>) -> f64 {
+    keys.iter()
+        .map(|k| p.distinct.get(k).copied().unwrap_or(p.rows))
+        .product::<f64>()
+        .min(p.rows)
+}
+
 /// Estimated rows of `a` joined with `b` on those keys.
 fn joined_rows(a: &Part, b: &Part, keys: &(BTreeSet<usize>, BTreeSet<usize>)) -> f64 {
     if keys.0.is_empty() {
@@ -240,7 +279,21 @@ fn joined_rows(a: &Part, b: &Part, keys: &(BTreeSet<usize>, BTreeSet<usize>)) ->
         (true, true) => (a.rows * b.selectivity).min(b.rows * a.selectivity),
         (false, true) => a.rows * b.selectivity,
         (true, false) => b.rows * a.selectivity,
-        (false, false) => a.rows.max(b.rows),
+        (false, false) => {
+            // Neither side unique: at least the larger side (each of its
+            // rows meets one row of the other, as a foreign key would), and
+            // more when a side's key has fewer distinct values than rows:
+            // then each of those values meets many rows of the other side
+            // (customers and suppliers joined on their nation: rows of both
+            // divided by the 25 nations, not the larger side's rows).
+            let larger = a.rows.max(b.rows);
+            let values = distinct_keys(a, &keys.0).min(distinct_keys(b, &keys.1));
+            if values > 0.0 {
+                (a.rows * b.rows / values).max(larger)
+            } else {
+                larger
+            }
+        }
     }
 }
 
@@ -275,6 +328,17 @@ fn join_parts(
 ) -> Part {
     let keys = equi_keys(&a, &b, joining);
     let rows = joined_rows(&a, &b, &keys);
+    let mut distinct = a.distinct.clone();
+    distinct.extend(b.distinct.iter().map(|(&c, &d)| (c, d)));
+    for (x, y) in equal_columns(&a, &b, joining) {
+        let d = distinct
+            .get(&x)
+            .copied()
+            .unwrap_or(a.rows)
+            .min(distinct.get(&y).copied().unwrap_or(b.rows));
+        distinct.insert(x, d);
+        distinct.insert(y, d);
+    }
     let unique = |p: &Part, k: &BTreeSet<usize>| p.unique.iter().any(|u| u.is_subset(k));
     let mut unique_keys = Vec::new();
     if !keys.0.is_empty() && unique(&b, &keys.1) {
@@ -324,6 +388,7 @@ fn join_parts(
         rows,
         selectivity: probe.selectivity * build.selectivity,
         unique: unique_keys,
+        distinct,
     }
 }
 
@@ -364,6 +429,33 @@ Sink #10 k [blackhole] INSERT INTO
                   +- Scan #1 da [datagen] read=[id, x]
             +- Scan #4 dc [datagen] read=[id, z]
          +- Scan #6 db [datagen] read=[id, y]
+",
+        );
+    }
+
+    #[test]
+    fn two_sides_joined_on_a_few_values_are_not_built_first() {
+        // cu (customers) and su (suppliers) share only their nation: 10,000
+        // x 1,000 rows over 25 nations is 400,000 pairs, more than any join
+        // through the fact table's keys. The nation keys are joined last,
+        // with the supplier key (written as in TPC-H q05).
+        lowers_to(
+            "CREATE TABLE cu (id INT, nat INT) WITH ('connector' = 'datagen', 'number-of-rows' = '10000');
+             CREATE TABLE su (id INT, nat INT) WITH ('connector' = 'datagen', 'number-of-rows' = '1000');
+             CREATE TABLE na (id INT, x STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '25');
+             INSERT INTO k SELECT na.x, na.x, na.x, f.v FROM cu, f, su, na
+             WHERE f.a = cu.id AND f.b = su.id AND cu.nat = su.nat AND su.nat = na.id;",
+            "
+Sink #9 k [blackhole] INSERT INTO
++- Calc #8 select=[x, x, x, v]
+   +- Calc #7 select=[id, nat, a, b, c, v, id, nat, id, x]
+      +- Join #6 inner on=[b = id, nat = nat]
+         +- Join #2 inner on=[a = id]
+            +- Scan #0 f [datagen] read=[a, b, c, v]
+            +- Scan #1 cu [datagen] read=[id, nat]
+         +- Join #5 inner on=[nat = id]
+            +- Scan #3 su [datagen] read=[id, nat]
+            +- Scan #4 na [datagen] read=[id, x]
 ",
         );
     }

@@ -223,6 +223,31 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
         s.parts.parts[partition(&key, 0)].push(&dir, &row)
     }
 
+    /// A build row of a semi or anti join without a residual: only whether
+    /// its key exists matters, so a row whose key is in memory already is
+    /// dropped (a partitioned build keeps every row).
+    pub fn insert_first(&mut self, key: K, row: B) -> Result<()> {
+        let (key, row) = if self.partitioned {
+            (key, row)
+        } else {
+            let mem = &mut self.mem;
+            match self
+                .table
+                .insert_first(key, row, |row| mem.grow(build_row_size::<K, B>(row)))
+            {
+                None => return Ok(()),
+                Some(refused) => {
+                    self.partition()?;
+                    refused
+                }
+            }
+        };
+        let dir = Arc::clone(self.dir.as_ref().expect("partitioned tables have a folder"));
+        let spilled = self.spilled.get_mut().expect("not poisoned");
+        let s = spilled.as_mut().expect("partitioned");
+        s.parts.parts[partition(&key, 0)].push(&dir, &row)
+    }
+
     /// A build row whose key has a NULL: it matches nothing.
     pub fn insert_unmatchable(&mut self, row: B) -> Result<()> {
         if !self.partitioned {

@@ -61,6 +61,31 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
         }
     }
 
+    /// Inserts `row` only if no row has `key` yet and `fits(&row)` says
+    /// there is room: for semi and anti joins without a residual, which ask
+    /// only whether a key exists. Gives the key and row back when they did
+    /// not fit.
+    pub fn insert_first(
+        &mut self,
+        key: K,
+        row: B,
+        fits: impl FnOnce(&B) -> bool,
+    ) -> Option<(K, B)> {
+        match self.heads.entry(key) {
+            std::collections::hash_map::Entry::Occupied(_) => None,
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                if !fits(&row) {
+                    return Some((slot.into_key(), row));
+                }
+                let idx = self.rows.len() as u32;
+                self.rows.push(row);
+                self.next.push(NONE);
+                slot.insert((idx, idx));
+                None
+            }
+        }
+    }
+
     /// A build row whose key has a NULL: it matches nothing.
     pub fn insert_unmatchable(&mut self, row: B) {
         self.rows.push(row);
@@ -238,6 +263,17 @@ mod tests {
         }
         let un: Vec<_> = t.unmatched(&m).map(|r| r.1).collect();
         assert_eq!(un, vec![2, 4]);
+    }
+
+    #[test]
+    fn insert_first_keeps_one_row_per_key() {
+        let mut t: JoinTable<i32, i32> = JoinTable::new();
+        assert_eq!(t.insert_first(1, 10, |_| true), None);
+        assert_eq!(t.insert_first(1, 11, |_| true), None);
+        assert_eq!(t.insert_first(2, 20, |_| false), Some((2, 20)));
+        assert_eq!(t.probe(&1).map(|(_, r)| *r).collect::<Vec<_>>(), vec![10]);
+        assert_eq!(t.probe(&2).count(), 0);
+        assert_eq!(t.len(), 1);
     }
 
     #[test]

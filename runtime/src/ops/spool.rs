@@ -23,11 +23,13 @@ pub trait Spill: Sized {
     fn write(&self, out: &mut Vec<u8>);
     fn read(input: &mut &[u8]) -> Result<Self>;
     /// Bytes held on the heap besides the value itself (long strings, bytes).
+    #[inline]
     fn heap_bytes(&self) -> usize {
         0
     }
 }
 
+#[inline]
 fn take<'a>(input: &mut &'a [u8], n: usize) -> Result<&'a [u8]> {
     if input.len() < n {
         return Err(Error::new(
@@ -42,9 +44,11 @@ fn take<'a>(input: &mut &'a [u8], n: usize) -> Result<&'a [u8]> {
 macro_rules! spill_number {
     ($($t:ty),*) => {$(
         impl Spill for $t {
+            #[inline]
             fn write(&self, out: &mut Vec<u8>) {
                 out.extend_from_slice(&self.to_le_bytes());
             }
+            #[inline]
             fn read(input: &mut &[u8]) -> Result<Self> {
                 let bytes = take(input, std::mem::size_of::<$t>())?;
                 Ok(<$t>::from_le_bytes(bytes.try_into().expect("sized")))
@@ -55,53 +59,65 @@ macro_rules! spill_number {
 spill_number!(i8, i16, i32, i64, i128, u32, f32, f64);
 
 impl Spill for bool {
+    #[inline]
     fn write(&self, out: &mut Vec<u8>) {
         out.push(u8::from(*self));
     }
+    #[inline]
     fn read(input: &mut &[u8]) -> Result<Self> {
         Ok(take(input, 1)?[0] != 0)
     }
 }
 
 impl Spill for () {
+    #[inline]
     fn write(&self, _: &mut Vec<u8>) {}
+    #[inline]
     fn read(_: &mut &[u8]) -> Result<Self> {
         Ok(())
     }
 }
 
 impl Spill for Decimal {
+    #[inline]
     fn write(&self, out: &mut Vec<u8>) {
         self.0.write(out)
     }
+    #[inline]
     fn read(input: &mut &[u8]) -> Result<Self> {
         Ok(Decimal(i128::read(input)?))
     }
 }
 
 impl Spill for Date {
+    #[inline]
     fn write(&self, out: &mut Vec<u8>) {
         self.0.write(out)
     }
+    #[inline]
     fn read(input: &mut &[u8]) -> Result<Self> {
         Ok(Date(i32::read(input)?))
     }
 }
 
 impl Spill for Time {
+    #[inline]
     fn write(&self, out: &mut Vec<u8>) {
         self.0.write(out)
     }
+    #[inline]
     fn read(input: &mut &[u8]) -> Result<Self> {
         Ok(Time(i32::read(input)?))
     }
 }
 
 impl Spill for Timestamp {
+    #[inline]
     fn write(&self, out: &mut Vec<u8>) {
         self.millis.write(out);
         self.nanos().write(out);
     }
+    #[inline]
     fn read(input: &mut &[u8]) -> Result<Self> {
         let millis = i64::read(input)?;
         Ok(Timestamp::new(millis, u32::read(input)?))
@@ -109,30 +125,36 @@ impl Spill for Timestamp {
 }
 
 impl Spill for Vec<u8> {
+    #[inline]
     fn write(&self, out: &mut Vec<u8>) {
         (self.len() as u32).write(out);
         out.extend_from_slice(self);
     }
+    #[inline]
     fn read(input: &mut &[u8]) -> Result<Self> {
         let len = u32::read(input)? as usize;
         Ok(take(input, len)?.to_vec())
     }
+    #[inline]
     fn heap_bytes(&self) -> usize {
         self.capacity()
     }
 }
 
 impl Spill for Str {
+    #[inline]
     fn write(&self, out: &mut Vec<u8>) {
         (self.len() as u32).write(out);
         out.extend_from_slice(self.as_bytes());
     }
+    #[inline]
     fn read(input: &mut &[u8]) -> Result<Self> {
         let len = u32::read(input)? as usize;
         let text = std::str::from_utf8(take(input, len)?)
             .map_err(|_| Error::new("a spill file holds invalid text (it was changed)"))?;
         Ok(Str::from(text))
     }
+    #[inline]
     fn heap_bytes(&self) -> usize {
         if self.is_inline() {
             0
@@ -143,19 +165,23 @@ impl Spill for Str {
 }
 
 impl<A: Spill, B: Spill> Spill for (A, B) {
+    #[inline]
     fn write(&self, out: &mut Vec<u8>) {
         self.0.write(out);
         self.1.write(out);
     }
+    #[inline]
     fn read(input: &mut &[u8]) -> Result<Self> {
         Ok((A::read(input)?, B::read(input)?))
     }
+    #[inline]
     fn heap_bytes(&self) -> usize {
         self.0.heap_bytes() + self.1.heap_bytes()
     }
 }
 
 impl<T: Spill> Spill for Option<T> {
+    #[inline]
     fn write(&self, out: &mut Vec<u8>) {
         match self {
             None => out.push(0),
@@ -165,12 +191,14 @@ impl<T: Spill> Spill for Option<T> {
             }
         }
     }
+    #[inline]
     fn read(input: &mut &[u8]) -> Result<Self> {
         match take(input, 1)?[0] {
             0 => Ok(None),
             _ => Ok(Some(T::read(input)?)),
         }
     }
+    #[inline]
     fn heap_bytes(&self) -> usize {
         self.as_ref().map_or(0, T::heap_bytes)
     }
@@ -311,31 +339,35 @@ fn remove_stale(base: &Path) {
 
 /// Rows that wait: in memory while the job's memory pool gives room, then in
 /// spill files.
+///
+/// In memory the rows are kept as they are written to a spill file (each
+/// value's bytes, a NULL as one byte), not as row structs: a spooled
+/// `lineitem` key and quantity take 18 bytes instead of the 32 of their
+/// struct (`Option<i64>`, `Option<f64>`), and going to disk is one write of
+/// that buffer. Replay reads each row back.
 pub struct Spool<R> {
-    rows: Vec<R>,
+    buf: Vec<u8>,
     mem: Reservation,
     files: Vec<PathBuf>,
     dir: Arc<SpillDir>,
+    _row: std::marker::PhantomData<fn(R) -> R>,
 }
 
 impl<R: Spill> Spool<R> {
     pub fn new(pool: &Arc<MemoryPool>, dir: Arc<SpillDir>) -> Spool<R> {
         Spool {
-            rows: Vec::new(),
+            buf: Vec::new(),
             mem: Reservation::new(pool),
             files: Vec::new(),
             dir,
+            _row: std::marker::PhantomData,
         }
     }
 
-    fn size(row: &R) -> u64 {
-        (std::mem::size_of::<R>() + row.heap_bytes()) as u64
-    }
-
-    pub fn push(&mut self, row: R) -> Result<()> {
-        let fits = self.mem.grow(Self::size(&row));
-        self.rows.push(row);
-        if !fits {
+    pub fn push(&mut self, row: &R) -> Result<()> {
+        let at = self.buf.len();
+        row.write(&mut self.buf);
+        if !self.mem.grow((self.buf.len() - at) as u64) {
             self.spill()?;
         }
         Ok(())
@@ -343,12 +375,9 @@ impl<R: Spill> Spool<R> {
 
     /// Writes the rows in memory to a spill file.
     fn spill(&mut self) -> Result<()> {
-        let mut buf = Vec::new();
-        for row in self.rows.drain(..) {
-            row.write(&mut buf);
-        }
+        self.files.push(self.dir.write_file(&self.buf)?);
+        self.buf = Vec::new();
         self.mem.reset();
-        self.files.push(self.dir.write_file(&buf)?);
         Ok(())
     }
 
@@ -356,17 +385,22 @@ impl<R: Spill> Spool<R> {
     pub fn absorb(&mut self, mut other: Spool<R>) -> Result<()> {
         self.files.append(&mut other.files);
         self.mem.absorb(std::mem::take(&mut other.mem));
-        self.rows.append(&mut other.rows);
+        if self.buf.is_empty() {
+            self.buf = std::mem::take(&mut other.buf);
+        } else {
+            self.buf.extend_from_slice(&other.buf);
+        }
         Ok(())
     }
 
     /// An empty spool of the same pool and folder (what a replay leaves behind).
     pub fn emptied(&self) -> Spool<R> {
         Spool {
-            rows: Vec::new(),
+            buf: Vec::new(),
             mem: self.mem.sibling(),
             files: Vec::new(),
             dir: Arc::clone(&self.dir),
+            _row: std::marker::PhantomData,
         }
     }
 
@@ -384,8 +418,9 @@ impl<R: Spill> Spool<R> {
                 f(&R::read(&mut input)?)?;
             }
         }
-        for row in &self.rows {
-            f(row)?;
+        let mut input = self.buf.as_slice();
+        while !input.is_empty() {
+            f(&R::read(&mut input)?)?;
         }
         Ok(())
     }
@@ -447,9 +482,9 @@ mod tests {
         let mut b: Spool<Row> = Spool::new(&pool, Arc::clone(&dir));
         for i in 0..1000 {
             if i % 2 == 0 {
-                a.push(row(i))
+                a.push(&row(i))
             } else {
-                b.push(row(i))
+                b.push(&row(i))
             }
             .unwrap();
         }
