@@ -798,7 +798,10 @@ impl Binder<'_> {
             .collect();
         let (index, ty) = match cx.scope.resolve(&parts) {
             Ok(found) => found,
-            Err(d) => self.resolve_outer(&parts).ok_or(d)?,
+            Err(d) => match self.resolve_outer(&parts) {
+                Some(found) => found,
+                None => return Err(self.enclosing_reference(&parts, cx.clause).unwrap_or(d)),
+            },
         };
         Ok(Expr {
             kind: ExprKind::Column(index),

@@ -80,6 +80,9 @@ pub(crate) struct SubqueryState {
     result: Option<Correlated>,
     /// The enclosing scope while a correlated WHERE binds.
     resolving_outer: Option<Scope>,
+    /// The scopes of the queries enclosing the subqueries being bound,
+    /// innermost last: only to name a reference to them that is refused.
+    enclosing: Vec<Scope>,
     /// Per subquery being bound: how its rows are read, which says whether
     /// a nested subquery may refer past it (`nested.rs`).
     readers: Vec<nested::Reader>,
@@ -578,6 +581,47 @@ impl Binder<'_> {
         outer.resolve(parts).ok().map(|(i, ty)| (OUTER + i, ty))
     }
 
+    /// A column that the scope and the correlated WHERE's enclosing scope
+    /// do not hold but an enclosing query's does: the message names the
+    /// construct instead of saying the table does not exist.
+    pub(crate) fn enclosing_reference(
+        &self,
+        parts: &[(&str, Span)],
+        clause: &str,
+    ) -> Option<Diagnostic> {
+        let levels = self.subq.enclosing.len();
+        let level = (0..levels)
+            .rev()
+            .find(|&l| self.subq.enclosing[l].resolve(parts).is_ok())?;
+        let text: Vec<&str> = parts.iter().map(|p| p.0).collect();
+        let span = parts[0].1.to(parts[parts.len() - 1].1);
+        let clause = match clause {
+            "SELECT" => "SELECT list",
+            "an aggregate argument" => "aggregate arguments",
+            c => c,
+        };
+        let column = text.join(".");
+        Some(if level + 1 == levels {
+            Diagnostic::unsupported(
+                span,
+                &format!("a reference to the enclosing query's `{column}` in a subquery's {clause}"),
+            )
+            .with_note(
+                "a subquery may refer to the enclosing query in its WHERE clause only (docs/sql-reference/subqueries.md)",
+            )
+        } else {
+            Diagnostic::unsupported(
+                span,
+                &format!(
+                    "a reference to `{column}`, of a query two or more levels out, in a subquery's {clause}"
+                ),
+            )
+            .with_note(
+                "a nested subquery may refer past the query it is nested in only where docs/sql-reference/subqueries.md says",
+            )
+        })
+    }
+
     /// Takes the correlation context for a SELECT that starts binding (only
     /// the subquery's own SELECT sees it, not its derived tables).
     pub(crate) fn take_correlation(&mut self) -> Option<Scope> {
@@ -1040,10 +1084,16 @@ impl Binder<'_> {
         let saved_groups = std::mem::take(&mut self.subq.where_groups);
         let saved_past = self.subq.past_frame.take();
         self.subq.readers.push(reader);
+        if let Some(s) = scope {
+            self.subq.enclosing.push(s.clone());
+        }
         self.open_subquery_barrier();
         let errors = self.diags.len();
         let rel = self.bind_query(query, span);
         self.close_subquery_barrier();
+        if scope.is_some() {
+            self.subq.enclosing.pop();
+        }
         self.subq.readers.pop();
         self.subq.lifted = saved_lifted;
         self.subq.deferred = saved_deferred;
