@@ -514,7 +514,9 @@ impl Binder<'_> {
                 match self
                     .select_item(item, i, &scope, None, span)
                     .and_then(|items| {
-                        items.iter().try_for_each(|(e, _)| self.check_select_outer(e))?;
+                        items
+                            .iter()
+                            .try_for_each(|(e, _)| self.check_select_outer(e))?;
                         Ok(items)
                     }) {
                     Ok(items) => {

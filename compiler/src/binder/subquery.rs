@@ -619,7 +619,7 @@ impl Binder<'_> {
                 &format!("a reference to the enclosing query's `{column}` in a subquery with ORDER BY, LIMIT, WITH or a set operation"),
             )
             .with_note(
-                "Flink 2.3 fails on a reference in ORDER BY: `unexpected correlate variable`",
+                "stmtc decorrelates a plain SELECT only; Flink 2.3 fails on a reference in such a subquery's ORDER BY (`unexpected correlate variable`)",
             )
         } else if level + 1 == levels {
             Diagnostic::unsupported(
@@ -699,15 +699,8 @@ impl Binder<'_> {
             }
             let id = self.subq.next_generator;
             self.subq.next_generator += 1;
-            let (input, keys, g) = generator::generate(
-                input,
-                Vec::new(),
-                Vec::new(),
-                Vec::new(),
-                id,
-                &extra,
-                span,
-            );
+            let (input, keys, g) =
+                generator::generate(input, Vec::new(), Vec::new(), Vec::new(), id, &extra, span);
             self.subq.generator = Some(g);
             (input, keys)
         };

@@ -46,14 +46,19 @@ pub(crate) struct SelectOuter {
 /// The enclosing query's columns (`OUTER`-free positions in `enclosing`)
 /// that the SELECT list of a subquery over `scope` reads (nested subqueries
 /// excluded: they bind on their own).
-pub(crate) fn referenced(select: &sql::Select, scope: &Scope, enclosing: &Scope) -> Vec<(usize, DataType, Span)> {
+pub(crate) fn referenced(
+    select: &sql::Select,
+    scope: &Scope,
+    enclosing: &Scope,
+) -> Vec<(usize, DataType, Span)> {
     let found = std::cell::RefCell::new(Vec::new());
     let look = |e: &sql::Expr| {
         let parts: Vec<(&str, Span)> = match e {
             sql::Expr::Identifier(i) => vec![(i.value.as_str(), Span::default())],
-            sql::Expr::CompoundIdentifier(is) => {
-                is.iter().map(|i| (i.value.as_str(), Span::default())).collect()
-            }
+            sql::Expr::CompoundIdentifier(is) => is
+                .iter()
+                .map(|i| (i.value.as_str(), Span::default()))
+                .collect(),
             _ => return false,
         };
         if scope.resolve(&parts).is_err() {
@@ -80,7 +85,11 @@ pub(crate) fn referenced(select: &sql::Select, scope: &Scope, enclosing: &Scope)
 
 /// Checks that `e` (a SELECT item without aggregates, or an aggregate
 /// argument) is NULL whenever a nullable enclosing column it reads is.
-pub(crate) fn check_strict(e: &Expr, outer: &SelectOuter, enclosing: &Scope) -> Result<(), Diagnostic> {
+pub(crate) fn check_strict(
+    e: &Expr,
+    outer: &SelectOuter,
+    enclosing: &Scope,
+) -> Result<(), Diagnostic> {
     for &(o, col, ty) in &outer.cols {
         if !ty.nullable {
             continue;
@@ -108,3 +117,101 @@ pub(crate) fn check_strict(e: &Expr, outer: &SelectOuter, enclosing: &Scope) -> 
     Ok(())
 }
 
+#[cfg(test)]
+mod tests {
+    use crate::diagnostics::{Diagnostics, SourceFile};
+
+    const TABLES: &str = "
+        SET 'execution.runtime-mode' = 'batch';
+        CREATE TABLE t (k INT, v INT, n INT NOT NULL)
+          WITH ('connector' = 'filesystem', 'path' = 't.csv', 'format' = 'csv');
+        CREATE TABLE u (k INT, w INT, v INT)
+          WITH ('connector' = 'filesystem', 'path' = 'u.csv', 'format' = 'csv');
+        CREATE TABLE o (a INT) WITH ('connector' = 'blackhole');
+    ";
+
+    /// The first error binding `insert` after [`TABLES`], or `ok`.
+    #[track_caller]
+    fn check(insert: &str, expect: &str) {
+        let sql = format!("{TABLES}\n{insert}");
+        let file = SourceFile::new("job.sql", &sql);
+        let mut diags = Diagnostics::default();
+        let script = crate::parser::parse_script(&file, &mut diags);
+        crate::binder::bind_script(&file, &script, &mut diags);
+        let got = diags
+            .into_sorted()
+            .first()
+            .map_or("ok".to_string(), |d| d.message.clone());
+        assert!(
+            got.starts_with(expect),
+            "{insert}\n got: {got}\nwant: {expect}"
+        );
+    }
+
+    #[test]
+    fn accepted_forms() {
+        check(
+            "INSERT INTO o SELECT (SELECT MAX(u.w + t.v) FROM u WHERE u.k = t.k) FROM t;",
+            "ok",
+        );
+        check(
+            "INSERT INTO o SELECT (SELECT u.w + t.v FROM u WHERE u.k = t.k) FROM t;",
+            "ok",
+        );
+        check(
+            "INSERT INTO o SELECT (SELECT SUM(u.w * t.v) FROM u) FROM t;",
+            "ok",
+        );
+        check(
+            "INSERT INTO o SELECT (SELECT MIN(u.w * t.v - t.v) FROM u WHERE u.k < t.k) FROM t;",
+            "ok",
+        );
+        // Not NULL: any expression of it.
+        check(
+            "INSERT INTO o SELECT (SELECT SUM(CASE WHEN u.w > t.n THEN 1 ELSE 0 END) FROM u WHERE u.k = t.k) FROM t;",
+            "ok",
+        );
+        // `v` unqualified is u's own column: no enclosing reference.
+        check(
+            "INSERT INTO o SELECT (SELECT MAX(v) FROM u WHERE u.k = t.k) FROM t;",
+            "ok",
+        );
+    }
+
+    #[test]
+    fn refused_forms() {
+        check(
+            "INSERT INTO o SELECT (SELECT MAX(u.w) + t.v FROM u WHERE u.k = t.k) FROM t;",
+            "Expression 't.v' is not being grouped",
+        );
+        check(
+            "INSERT INTO o SELECT (SELECT SUM(CASE WHEN u.w > t.v THEN 1 ELSE 0 END) FROM u WHERE u.k = t.k) FROM t;",
+            "a subquery's SELECT list that reads the enclosing query's nullable `t.v`",
+        );
+        check(
+            "INSERT INTO o SELECT (SELECT MIN(u.w * t.k - t.v) FROM u) FROM t;",
+            "a subquery whose SELECT list reads two or more",
+        );
+        check(
+            "INSERT INTO o SELECT (SELECT MAX(u.w + t.k) FROM u WHERE u.k = t.k) FROM t;",
+            "a subquery whose SELECT list reads an enclosing column that its WHERE correlates on",
+        );
+        check(
+            "INSERT INTO o SELECT k FROM t WHERE v < (SELECT MAX(u.w + t.v) FROM u WHERE u.k = t.k);",
+            "a reference to the enclosing query's `t.v` in a subquery's aggregate arguments",
+        );
+        check(
+            "INSERT INTO o SELECT k FROM t WHERE v IN (SELECT u.w + t.k FROM u);",
+            "a reference to the enclosing query's `t.k` in a subquery's SELECT list",
+        );
+        check(
+            "INSERT INTO o SELECT (SELECT MAX(u.w) FROM u WHERE u.k = t.k GROUP BY u.k HAVING MAX(u.w) > t.v) FROM t;",
+            "a reference to the enclosing query's `t.v` in a subquery's HAVING",
+        );
+        // Not an enclosing table at all: the old message.
+        check(
+            "INSERT INTO o SELECT (SELECT MAX(x.w) FROM u WHERE u.k = t.k) FROM t;",
+            "table `x` not found in this query",
+        );
+    }
+}
