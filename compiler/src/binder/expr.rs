@@ -798,7 +798,13 @@ impl Binder<'_> {
             .collect();
         let (index, ty) = match cx.scope.resolve(&parts) {
             Ok(found) => found,
-            Err(d) => self.resolve_outer(&parts).ok_or(d)?,
+            Err(d) => match self.resolve_outer(&parts) {
+                Some(found) => found,
+                None => match self.resolve_select_outer(&parts, cx.clause, span) {
+                    Some(found) => found?,
+                    None => return Err(self.enclosing_reference(&parts, cx.clause).unwrap_or(d)),
+                },
+            },
         };
         Ok(Expr {
             kind: ExprKind::Column(index),
@@ -1332,7 +1338,12 @@ impl Binder<'_> {
                         .with_related(self.span(e.span(), span), "the inner aggregate call"));
                     }
                     let mut plain = ExprCx::plain(input, "an aggregate argument");
-                    args.push(self.bind_expr(e, &mut plain, span)?);
+                    self.select_outer_args(true);
+                    let bound = self.bind_expr(e, &mut plain, span);
+                    self.select_outer_args(false);
+                    let bound = bound?;
+                    self.check_select_outer(&bound)?;
+                    args.push(bound);
                 }
                 _ => {
                     return Err(Diagnostic::error(

@@ -375,6 +375,7 @@ impl Binder<'_> {
         correlation: Option<Scope>,
     ) -> Option<Rel> {
         let span = self.span(select.span(), fallback);
+        let allow_outer = self.take_allow_select_outer() && correlation.is_some();
         let unsupported_clause = [
             (select.top.is_some(), "TOP"),
             (select.into.is_some(), "SELECT INTO"),
@@ -427,6 +428,10 @@ impl Binder<'_> {
             acc?
         };
 
+        // A scalar subquery's SELECT list may read the enclosing query: its
+        // columns join the WHERE's value generator (subquery/select_outer.rs).
+        let select_outer = allow_outer && self.begin_select_outer(select, &scope);
+
         // WHERE (subqueries become joins; see subquery.rs)
         let mut correlated = Vec::new();
         if let Some(selection) = &select.selection {
@@ -471,6 +476,17 @@ impl Binder<'_> {
                 }
                 _ => false,
             });
+        if select_outer {
+            let (rel, corr) = match self.generate_select_outer(input, correlated, grouped, span) {
+                Ok(found) => found,
+                Err(d) => {
+                    self.error(d);
+                    return None;
+                }
+            };
+            input = rel;
+            correlated = corr;
+        }
 
         let rel = if grouped {
             self.open_pre_aggregate();
@@ -493,8 +509,16 @@ impl Binder<'_> {
             let mut ok = true;
             self.open_subquery_frame();
             self.over = Some(super::over::OverCollector::new(false, &select.named_window));
+            self.set_select_outer_active(true);
             for (i, item) in select.projection.iter().enumerate() {
-                match self.select_item(item, i, &scope, None, span) {
+                match self
+                    .select_item(item, i, &scope, None, span)
+                    .and_then(|items| {
+                        items
+                            .iter()
+                            .try_for_each(|(e, _)| self.check_select_outer(e))?;
+                        Ok(items)
+                    }) {
                     Ok(items) => {
                         for (e, n) in items {
                             exprs.push(e);
@@ -507,6 +531,7 @@ impl Binder<'_> {
                     }
                 }
             }
+            self.set_select_outer_active(false);
             if !ok {
                 self.drop_subquery_frame();
                 return None;
@@ -670,6 +695,7 @@ impl Binder<'_> {
         self.open_grouped_subquery_frame();
         // Window calls run over the aggregate's rows (after HAVING).
         self.over = Some(super::over::OverCollector::new(true, &select.named_window));
+        self.set_select_outer_active(true);
         for (i, item) in select.projection.iter().enumerate() {
             match self.select_item(item, i, &scope, Some(&mut grouping), span) {
                 Ok(items) => {
@@ -684,6 +710,7 @@ impl Binder<'_> {
                 }
             }
         }
+        self.set_select_outer_active(false);
         // Not in HAVING (Flink: "Aggregate functions over windows are not
         // supported yet."), again in ORDER BY.
         let windows = self.over.take();

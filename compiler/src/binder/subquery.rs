@@ -54,6 +54,7 @@ mod nested;
 mod not_in;
 mod null_rejecting;
 mod pre_aggregate;
+pub(crate) mod select_outer;
 
 /// Column numbers at and above this refer to the enclosing query's scope
 /// (`OUTER + i` is its column `i`), while a correlated WHERE binds.
@@ -80,6 +81,20 @@ pub(crate) struct SubqueryState {
     result: Option<Correlated>,
     /// The enclosing scope while a correlated WHERE binds.
     resolving_outer: Option<Scope>,
+    /// A scalar subquery in a SELECT list binds next: its SELECT list may
+    /// read the enclosing query (`select_outer.rs`).
+    scalar_in_select: bool,
+    /// The next SELECT that takes the correlation is such a subquery's.
+    allow_select_outer: bool,
+    /// The enclosing columns its SELECT list reads, for the generator.
+    select_extra: Vec<(usize, DataType)>,
+    /// One of them its WHERE's correlation reads too.
+    select_extra_in_where: bool,
+    /// While that SELECT list binds: where those columns are.
+    pub(crate) select_outer: Option<select_outer::SelectOuter>,
+    /// The scopes of the queries enclosing the subqueries being bound,
+    /// innermost last: only to name a reference to them that is refused.
+    enclosing: Vec<(Scope, bool)>,
     /// Per subquery being bound: how its rows are read, which says whether
     /// a nested subquery may refer past it (`nested.rs`).
     readers: Vec<nested::Reader>,
@@ -578,6 +593,195 @@ impl Binder<'_> {
         outer.resolve(parts).ok().map(|(i, ty)| (OUTER + i, ty))
     }
 
+    /// A column that the scope and the correlated WHERE's enclosing scope
+    /// do not hold but an enclosing query's does: the message names the
+    /// construct instead of saying the table does not exist.
+    pub(crate) fn enclosing_reference(
+        &self,
+        parts: &[(&str, Span)],
+        clause: &str,
+    ) -> Option<Diagnostic> {
+        let levels = self.subq.enclosing.len();
+        let level = (0..levels)
+            .rev()
+            .find(|&l| self.subq.enclosing[l].0.resolve(parts).is_ok())?;
+        let text: Vec<&str> = parts.iter().map(|p| p.0).collect();
+        let span = parts[0].1.to(parts[parts.len() - 1].1);
+        let clause = match clause {
+            "SELECT" => "SELECT list",
+            "an aggregate argument" => "aggregate arguments",
+            c => c,
+        };
+        let column = text.join(".");
+        Some(if level + 1 == levels && !self.subq.enclosing[level].1 {
+            Diagnostic::unsupported(
+                span,
+                &format!("a reference to the enclosing query's `{column}` in a subquery with ORDER BY, LIMIT, WITH or a set operation"),
+            )
+            .with_note(
+                "stmtc decorrelates a plain SELECT only; Flink 2.3 fails on a reference in such a subquery's ORDER BY (`unexpected correlate variable`)",
+            )
+        } else if level + 1 == levels {
+            Diagnostic::unsupported(
+                span,
+                &format!("a reference to the enclosing query's `{column}` in a subquery's {clause}"),
+            )
+            .with_note(
+                "a subquery may read the enclosing query in its WHERE, and a scalar subquery in the enclosing SELECT list in its own SELECT list too (an aggregate argument, or without aggregates); stmtc refuses the other places, where Flink 2.3 often refuses, fails or returns wrong rows (docs/sql-reference/subqueries.md)",
+            )
+        } else {
+            Diagnostic::unsupported(
+                span,
+                &format!(
+                    "a reference to `{column}`, of a query two or more levels out, in a subquery's {clause}"
+                ),
+            )
+            .with_note(
+                "a nested subquery may refer past the query it is nested in only where docs/sql-reference/subqueries.md says",
+            )
+        })
+    }
+
+    /// For a scalar subquery's SELECT that starts binding (its FROM not yet
+    /// bound): whether its SELECT list may read the enclosing query.
+    pub(crate) fn take_allow_select_outer(&mut self) -> bool {
+        std::mem::take(&mut self.subq.allow_select_outer)
+    }
+
+    /// Before a subquery's WHERE binds: the enclosing columns its SELECT
+    /// list reads (`select_outer.rs`), to be generated with the WHERE's.
+    pub(crate) fn begin_select_outer(&mut self, select: &sql::Select, scope: &Scope) -> bool {
+        let Some((enclosing, _)) = self.subq.enclosing.last() else {
+            return false;
+        };
+        let found = select_outer::referenced(select, scope, enclosing);
+        self.subq.select_extra = found.iter().map(|&(o, ty, _)| (o, ty)).collect();
+        !found.is_empty()
+    }
+
+    /// After the WHERE bound (or without one): the generator joined in,
+    /// the SELECT list reads the enclosing columns from its rows. Without
+    /// a WHERE (or when it did not generate), generates here.
+    pub(crate) fn generate_select_outer(
+        &mut self,
+        input: Rel,
+        correlated: Vec<Expr>,
+        aggregating: bool,
+        span: Span,
+    ) -> BResult<(Rel, Vec<Expr>)> {
+        let extra = std::mem::take(&mut self.subq.select_extra);
+        let in_where = std::mem::take(&mut self.subq.select_extra_in_where);
+        // Observed (`select_outer.rs`): Flink 2.3 returns wrong rows for both.
+        if extra.len() > 1 {
+            return Err(Diagnostic::unsupported(
+                span,
+                "a subquery whose SELECT list reads two or more of the enclosing query's columns",
+            )
+            .with_note("Flink 2.3 returns wrong values for it (observed: `(SELECT MIN(u.w * t.k - t.v) FROM u WHERE u.k = t.k)`); it computes one enclosing column right"));
+        }
+        if in_where {
+            return Err(Diagnostic::unsupported(
+                span,
+                "a subquery whose SELECT list reads an enclosing column that its WHERE correlates on",
+            )
+            .with_note("Flink 2.3 returns wrong values for it (observed: `(SELECT MAX(u.w + t.k) FROM u WHERE u.k = t.k)`); it computes an enclosing column that the WHERE does not read right"));
+        }
+        let (input, correlated) = if self.subq.generator.is_some() {
+            (input, correlated)
+        } else {
+            if !correlated.is_empty() {
+                // The WHERE's correlation went to a join of its own (a
+                // subquery read other than as a scalar): not generated.
+                return Err(Diagnostic::unsupported(
+                    span,
+                    "a reference to the enclosing query in the SELECT list of this subquery",
+                ));
+            }
+            let id = self.subq.next_generator;
+            self.subq.next_generator += 1;
+            let (input, keys, g) =
+                generator::generate(input, Vec::new(), Vec::new(), Vec::new(), id, &extra, span);
+            self.subq.generator = Some(g);
+            (input, keys)
+        };
+        let g = self.subq.generator.as_ref().expect("generated");
+        let cols = extra
+            .iter()
+            .map(|&(o, ty)| {
+                let p = g.outer.iter().position(|&x| x == o).expect("generated");
+                (o, g.at + p, ty)
+            })
+            .collect();
+        self.subq.select_outer = Some(select_outer::SelectOuter {
+            scope: self
+                .subq
+                .enclosing
+                .last()
+                .map(|(s, _)| s.clone())
+                .unwrap_or_default(),
+            cols,
+            aggregating,
+            args_depth: 0,
+            active: false,
+        });
+        Ok((input, correlated))
+    }
+
+    /// A column of the enclosing query read by the SELECT list that binds
+    /// (`select_outer.rs`): the subquery row's column that holds it.
+    pub(crate) fn resolve_select_outer(
+        &self,
+        parts: &[(&str, Span)],
+        clause: &str,
+        span: Span,
+    ) -> Option<BResult<(usize, DataType)>> {
+        let so = self.subq.select_outer.as_ref().filter(|s| s.active)?;
+        let (o, _) = so.scope.resolve(parts).ok()?;
+        let &(_, col, ty) = so.cols.iter().find(|(x, _, _)| *x == o)?;
+        if so.aggregating && so.args_depth == 0 {
+            if clause != "SELECT" {
+                return None;
+            }
+            let text: Vec<&str> = parts.iter().map(|p| p.0).collect();
+            // Flink's message.
+            return Some(Err(Diagnostic::error(
+                span,
+                format!("Expression '{}' is not being grouped", text.join(".")),
+            )
+            .with_note(
+                "in a subquery with aggregates, the enclosing query's columns may be read inside aggregate arguments only",
+            )));
+        }
+        Some(Ok((col, ty)))
+    }
+
+    /// Marks the SELECT list of a subquery as binding (or done).
+    pub(crate) fn set_select_outer_active(&mut self, active: bool) {
+        if let Some(so) = &mut self.subq.select_outer {
+            so.active = active;
+        }
+    }
+
+    /// Enters (or leaves) an aggregate call's arguments.
+    pub(crate) fn select_outer_args(&mut self, enter: bool) {
+        if let Some(so) = &mut self.subq.select_outer {
+            if enter {
+                so.args_depth += 1;
+            } else {
+                so.args_depth -= 1;
+            }
+        }
+    }
+
+    /// Checks a SELECT item or aggregate argument that may read the
+    /// enclosing query's nullable columns (`select_outer.rs`).
+    pub(crate) fn check_select_outer(&self, e: &Expr) -> BResult<()> {
+        match &self.subq.select_outer {
+            Some(so) if so.active => select_outer::check_strict(e, so, &so.scope),
+            _ => Ok(()),
+        }
+    }
+
     /// Takes the correlation context for a SELECT that starts binding (only
     /// the subquery's own SELECT sees it, not its derived tables).
     pub(crate) fn take_correlation(&mut self) -> Option<Scope> {
@@ -742,6 +946,7 @@ impl Binder<'_> {
         if !deferred.is_empty()
             || !conjuncts.is_empty()
             || (generate && generator::needs_generator(&correlated))
+            || (generate && !self.subq.select_extra.is_empty())
         {
             let lifted: Vec<Expr> = deferred.iter().flat_map(|d| d.lifted.clone()).collect();
             let all = [correlated.clone(), lifted].concat();
@@ -753,8 +958,12 @@ impl Binder<'_> {
             }
             let id = self.subq.next_generator;
             self.subq.next_generator += 1;
+            let extra = self.subq.select_extra.clone();
+            self.subq.select_extra_in_where = extra
+                .iter()
+                .any(|&(o, _)| all.iter().any(|c| any_column(c, &|i| i == OUTER + o)));
             let (input, keys, g) =
-                generator::generate(input, correlated, deferred, conjuncts, id, span);
+                generator::generate(input, correlated, deferred, conjuncts, id, &extra, span);
             self.subq.generator = Some(g);
             return Some((input, keys));
         }
@@ -1039,12 +1248,28 @@ impl Binder<'_> {
         let saved_conjuncts = std::mem::take(&mut self.subq.deferred_conjuncts);
         let saved_groups = std::mem::take(&mut self.subq.where_groups);
         let saved_past = self.subq.past_frame.take();
+        let allow = std::mem::take(&mut self.subq.scalar_in_select);
+        let saved_allow = std::mem::replace(
+            &mut self.subq.allow_select_outer,
+            allow && plain && scope.is_some(),
+        );
+        let saved_select_outer = self.subq.select_outer.take();
+        let saved_extra = std::mem::take(&mut self.subq.select_extra);
         self.subq.readers.push(reader);
+        if let Some(s) = scope {
+            self.subq.enclosing.push((s.clone(), plain));
+        }
         self.open_subquery_barrier();
         let errors = self.diags.len();
         let rel = self.bind_query(query, span);
         self.close_subquery_barrier();
+        if scope.is_some() {
+            self.subq.enclosing.pop();
+        }
         self.subq.readers.pop();
+        self.subq.allow_select_outer = saved_allow;
+        self.subq.select_outer = saved_select_outer;
+        self.subq.select_extra = saved_extra;
         self.subq.lifted = saved_lifted;
         self.subq.deferred = saved_deferred;
         self.subq.deferred_conjuncts = saved_conjuncts;
@@ -1247,6 +1472,7 @@ impl Binder<'_> {
         // In a WHERE conjunct of a correlated subquery it may refer past
         // that subquery (`nested::DeferredConjunct`).
         let past_ok = self.subq.past_frame == Some(self.subq.frames.len());
+        self.subq.scalar_in_select = !grouped && cx.clause == "SELECT";
         let mut sub = self.bind_subquery(query, Some(scope), reader, span)?;
         let generator = sub.generator.take();
         if grouped && !sub.corr.is_empty() {

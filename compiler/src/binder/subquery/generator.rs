@@ -24,7 +24,9 @@ use crate::ir::{visit, BinaryOp, Expr, ExprKind, Field, JoinKind, Rel, RelKind};
 pub(crate) struct Generator {
     id: usize,
     /// The enclosing clause's input columns in `u`, ascending.
-    outer: Vec<usize>,
+    pub(super) outer: Vec<usize>,
+    /// The subquery row's column of `u`'s first value.
+    pub(super) at: usize,
     span: Span,
 }
 
@@ -58,9 +60,11 @@ pub(super) fn generate(
     deferred: Vec<super::nested::Deferred>,
     conjuncts: Vec<super::nested::DeferredConjunct>,
     id: usize,
+    extra: &[(usize, crate::types::DataType)],
     span: Span,
 ) -> (Rel, Vec<Expr>, Generator) {
-    let mut outer: Vec<(usize, crate::types::DataType)> = Vec::new();
+    // The enclosing columns the SELECT list reads (`select_outer.rs`).
+    let mut outer: Vec<(usize, crate::types::DataType)> = extra.to_vec();
     let conjunct_exprs = conjuncts.iter().flat_map(|d| {
         std::iter::once(&d.conjunct).chain(
             d.pending
@@ -172,6 +176,7 @@ pub(super) fn generate(
         .map(|(g, &(o, ty))| eq(column(n + g, ty, span), column(OUTER + o, ty, span)))
         .collect();
     let generator = Generator {
+        at: n,
         id,
         outer: outer.into_iter().map(|(o, _)| o).collect(),
         span,

@@ -1,0 +1,71 @@
+"""Correlated references outside a subquery's WHERE (issue 12): Flink 2.3 batch vs sqlite3.
+
+Run: /work/flink-venv/bin/python probe_correlated_select.py [C1 C2 ...]; results in RESULTS.md."""
+import sqlite3, sys
+import os
+HERE = os.path.dirname(os.path.abspath(__file__))
+from pyflink.table import EnvironmentSettings, TableEnvironment
+env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+db = sqlite3.connect(':memory:')
+for name, cols in [('t', 'k INT, v INT'), ('u', 'k INT, w INT')]:
+    env.execute_sql(f"CREATE TABLE {name} ({cols}) WITH ('connector' = 'filesystem', 'path' = '{HERE}/{name}.csv', 'format' = 'csv', 'csv.null-literal' = '')")
+    db.execute(f"CREATE TABLE {name} ({cols})")
+    for line in open(f'{HERE}/{name}.csv'):
+        vals = [None if v == '' else int(v) for v in line.strip().split(',')]
+        db.execute(f"INSERT INTO {name} VALUES (?, ?)", vals)
+qs = {
+ 'C1 scalar MAX, outer column in the aggregate argument': "SELECT k, (SELECT MAX(u.w + t.v) FROM u WHERE u.k = t.k) FROM t",
+ 'C2 scalar no-agg, outer column in the SELECT list': "SELECT k, (SELECT u.w + t.v FROM u WHERE u.k = t.k AND u.w > 10) FROM t",
+ 'C3 scalar no-agg, outer column in the SELECT list, two rows for a key': "SELECT k, (SELECT u.w + t.v FROM u WHERE u.k = t.k) FROM t",
+ 'C4 scalar MAX, outer column outside the aggregate': "SELECT k, (SELECT MAX(u.w) + t.v FROM u WHERE u.k = t.k) FROM t",
+ 'C5 scalar COUNT, outer column in the argument': "SELECT k, (SELECT COUNT(u.w + t.v) FROM u WHERE u.k = t.k) FROM t",
+ 'C6 scalar SUM, outer column in the argument, no WHERE correlation': "SELECT k, (SELECT SUM(u.w * t.v) FROM u WHERE u.w > 10) FROM t",
+ 'C7 EXISTS GROUP BY HAVING with the outer column': "SELECT k, v FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING MAX(u.w) > t.v)",
+ 'C8 EXISTS HAVING, outer column inside the aggregate': "SELECT k, v FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING MAX(u.w - t.v) > 0)",
+ 'C9 IN, outer column in the SELECT list, no WHERE': "SELECT k, v FROM t WHERE v IN (SELECT u.w + t.k FROM u)",
+ 'C10 IN, outer column in the SELECT list, with WHERE correlation': "SELECT k, v FROM t WHERE v + 5 IN (SELECT u.w + t.k - 1 FROM u WHERE u.k = t.k)",
+ 'C11 IN in SELECT, outer column in the SELECT list': "SELECT k, v IN (SELECT u.w + t.k FROM u) FROM t",
+ 'C12 NOT IN, outer column in the SELECT list': "SELECT k, v FROM t WHERE v NOT IN (SELECT u.w + t.k FROM u WHERE u.k = t.k)",
+ 'C13 scalar GROUP BY an outer column': "SELECT k, (SELECT MAX(u.w) FROM u WHERE u.k = t.k GROUP BY t.v) FROM t",
+ 'C14 scalar GROUP BY an expression with an outer column': "SELECT k, (SELECT MAX(u.w) FROM u WHERE u.k = t.k GROUP BY u.w + t.v) FROM t",
+ 'C15 scalar ORDER BY an outer column LIMIT 1': "SELECT k, (SELECT u.w FROM u WHERE u.k = t.k ORDER BY u.w + t.v DESC LIMIT 1) FROM t",
+ 'C16 EXISTS, outer column in the SELECT list only': "SELECT k, v FROM t WHERE EXISTS (SELECT t.v FROM u WHERE u.k = t.k)",
+ 'C17 scalar in WHERE, outer column in the aggregate argument': "SELECT k, v FROM t WHERE v < (SELECT MAX(u.w + t.k) FROM u WHERE u.k = t.k)",
+ 'C18 scalar CASE over outer column in aggregate': "SELECT k, (SELECT SUM(CASE WHEN u.w > t.v THEN 1 ELSE 0 END) FROM u WHERE u.k = t.k) FROM t",
+ 'C19 scalar MAX, outer column argument, non-equi WHERE': "SELECT k, (SELECT MAX(u.w + t.v) FROM u WHERE u.k < t.k) FROM t",
+ 'C20 scalar, the outer column alone in the SELECT list': "SELECT k, (SELECT t.v FROM u WHERE u.k = t.k AND u.w > 10) FROM t",
+ 'C21 scalar COUNT(*) + outer column': "SELECT k, (SELECT COUNT(*) + t.v FROM u WHERE u.k = t.k) FROM t",
+ 'C22 scalar AVG, outer column in argument (duplicate t rows)': "SELECT t.k, (SELECT AVG(u.w + t.v) FROM u WHERE u.k = t.k) FROM t, (VALUES (1), (2)) AS d(n)",
+ 'C23 HAVING with outer col, scalar': "SELECT k, (SELECT MAX(u.w) FROM u WHERE u.k = t.k GROUP BY u.k HAVING MIN(u.w) < t.v) FROM t",
+ 'C24 scalar AVG, outer column in the argument': "SELECT k, (SELECT AVG(u.w + t.v) FROM u WHERE u.k = t.k) FROM t",
+ 'C25 scalar MAX, outer column in the argument, the outer query a join': "SELECT t.k, (SELECT MAX(u.w + t.v) FROM u WHERE u.k = t.k) FROM t JOIN u AS u2 ON u2.k = t.k",
+ 'C26 scalar no-agg in WHERE, outer column in the SELECT list': "SELECT k, v FROM t WHERE v < (SELECT u.w + t.k FROM u WHERE u.k = t.k AND u.w > 10)",
+ 'C27 scalar MIN, two outer columns in the argument': "SELECT k, (SELECT MIN(u.w * t.k - t.v) FROM u WHERE u.k = t.k) FROM t",
+ 'C28 scalar SUM in a CASE of the SELECT list': "SELECT k, CASE WHEN k > 2 THEN (SELECT SUM(u.w + t.v) FROM u WHERE u.k = t.k) ELSE 0 END FROM t",
+ 'C29 scalar MAX in WHERE, key where Flink erred before': "SELECT k, v FROM t WHERE v > (SELECT MAX(u.w + t.k) FROM u WHERE u.k = t.k)",
+ 'C30 scalar COUNT, outer column in the argument, non-equi': "SELECT k, (SELECT COUNT(u.w + t.v) FROM u WHERE u.k <= t.k) FROM t",
+ 'C31 scalar MAX over GROUP BY of the outer query': "SELECT k, SUM(v), (SELECT MAX(u.w + t.k) FROM u WHERE u.k = t.k) FROM t GROUP BY k",
+ 'C32 scalar no-agg, outer column, uncorrelated WHERE': "SELECT k, (SELECT u.w + t.v FROM u WHERE u.w = 60) FROM t",
+ 'C34 scalar MAX, the key column in the argument': "SELECT k, (SELECT MAX(u.w + t.k) FROM u WHERE u.k = t.k) FROM t",
+ 'C35 scalar, two outer columns in two aggregate arguments': "SELECT k, (SELECT MAX(u.w + t.k) + MIN(u.w - t.v) FROM u WHERE u.k = t.k) FROM t",
+ 'C36 scalar no-agg, two outer columns': "SELECT k, (SELECT u.w * t.k - t.v FROM u WHERE u.k = t.k AND u.w > 10) FROM t",
+ 'C37 scalar MIN, one outer column twice': "SELECT k, (SELECT MIN(u.w * t.v - t.v) FROM u WHERE u.k = t.k) FROM t",
+ 'C38 scalar AVG without outer ref, outer FROM a cross join with VALUES': "SELECT t.k, (SELECT AVG(u.w) FROM u WHERE u.k = t.k) FROM t, (VALUES (1), (2)) AS d(n)",
+ 'C39 scalar MIN, two outer columns, non-key WHERE': "SELECT k, (SELECT MIN(u.w - t.v) FROM u WHERE u.w > t.k) FROM t",
+ 'C33 scalar SUM, outer STRING-free MOD of outer': "SELECT k, (SELECT SUM(MOD(u.w, 7) + t.v) FROM u WHERE u.k = t.k) FROM t",
+}
+sel = sys.argv[1:]
+for name, q in qs.items():
+    if sel and name.split()[0] not in sel: continue
+    try:
+        rows = sorted([tuple(int(v) if isinstance(v, bool) else v for v in r) for r in env.execute_sql(q).collect()], key=repr)
+        try:
+            ref = sorted([tuple(int(v) if isinstance(v, bool) else v for v in r) for r in db.execute(q).fetchall()], key=repr)
+        except sqlite3.Error as e:
+            print(name, ":: Flink", rows, f"(sqlite: {e})")
+            continue
+        print(name, "::", "MATCH" if rows == ref else "DIFF", rows, ("" if rows == ref else f"sqlite={ref}"))
+    except Exception as e:
+        msg = [m for m in str(e).split("\n") if m.strip()]
+        cause = [m for m in msg if 'Caused by' in m][-1:]
+        print(name, ":: ERR", " / ".join(msg[0:2] + cause)[:400])
