@@ -3,7 +3,8 @@
 //! The group is flattened into its inputs (the leaves: anything that is not
 //! an inner join) and the conjuncts of every ON and WHERE over it. A
 //! conjunct on one leaf goes down to that leaf; the others are join
-//! conditions. Leaves are then joined greedily (Fegaras' greedy operator
+//! conditions (an OR among them whose every branch constrains one leaf also
+//! filters that leaf: `implied_filters`). Leaves are then joined greedily (Fegaras' greedy operator
 //! ordering): at each step the pair of partial results that an equi-join
 //! condition connects and whose join is estimated smallest, so a cross
 //! product is only built when nothing connects the remaining parts. The
@@ -21,7 +22,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::cost::RelEstimator;
 use super::is_deterministic;
 use super::normalize::{filter_over, push};
-use super::rewrite::{and_all, columns, pull_factors, remap, true_literal};
+use super::rewrite::{
+    and_all, columns, conjuncts, disjuncts, or_all, pull_factors, remap, true_literal,
+};
 use crate::ir::{BinaryOp, Expr, ExprKind, Field, JoinKind, Rel, RelKind};
 
 /// Groups with more leaves than this are not reordered (greedy ordering is
@@ -85,6 +88,9 @@ pub(super) fn inner_joins(join: Rel, preds: Vec<Expr>, est: &RelEstimator<'_>) -
         } else {
             joining.push((c, cols));
         }
+    }
+    for (c, _) in &joining {
+        down.extend(implied_filters(c, &leaf_of));
     }
     for (leaf, c) in down {
         let offset = leaves[leaf].offset;
@@ -157,6 +163,55 @@ pub(super) fn inner_joins(join: Rel, preds: Vec<Expr>, est: &RelEstimator<'_>) -
     let mut out = filter_over(rel, top);
     out.schema = schema;
     out
+}
+
+/// The filters on one leaf that a join condition implies: when every
+/// branch of an OR has conjuncts on the same leaf alone, the OR of those
+/// conjuncts holds wherever the condition does, so the leaf can be
+/// filtered by it before the join (the condition itself stays).
+/// `(n1 = 'FRANCE' AND n2 = 'GERMANY') OR (n1 = 'GERMANY' AND n2 = 'FRANCE')`
+/// implies `n1 = 'FRANCE' OR n1 = 'GERMANY'`, and the same for `n2`, as
+/// Calcite and DuckDB derive. Returns (leaf, filter) pairs, in group columns.
+fn implied_filters(c: &Expr, leaf_of: &dyn Fn(usize) -> usize) -> Vec<(usize, Expr)> {
+    if !matches!(
+        c.kind,
+        ExprKind::Binary {
+            op: BinaryOp::Or,
+            ..
+        }
+    ) {
+        return Vec::new();
+    }
+    let on_one_leaf = |x: &Expr| {
+        let leaves: BTreeSet<usize> = columns(x).into_iter().map(leaf_of).collect();
+        match (leaves.len(), is_deterministic(x)) {
+            (1, true) => leaves.into_iter().next(),
+            _ => None,
+        }
+    };
+    let branches: Vec<Vec<Expr>> = disjuncts(c.clone()).into_iter().map(conjuncts).collect();
+    let leaves_of = |b: &[Expr]| -> BTreeSet<usize> { b.iter().filter_map(on_one_leaf).collect() };
+    let mut common = leaves_of(&branches[0]);
+    for b in &branches[1..] {
+        common = common.intersection(&leaves_of(b)).copied().collect();
+    }
+    common
+        .into_iter()
+        .filter_map(|leaf| {
+            let parts: Option<Vec<Expr>> = branches
+                .iter()
+                .map(|b| {
+                    and_all(
+                        b.iter()
+                            .filter(|x| on_one_leaf(x) == Some(leaf))
+                            .cloned()
+                            .collect(),
+                    )
+                })
+                .collect();
+            parts.map(|p| (leaf, or_all(p)))
+        })
+        .collect()
 }
 
 /// The leaves and conditions of an inner-join tree (and of filters directly
@@ -456,6 +511,29 @@ Sink #9 k [blackhole] INSERT INTO
          +- Join #5 inner on=[nat = id]
             +- Scan #3 su [datagen] read=[id, nat]
             +- Scan #4 na [datagen] read=[id, x]
+",
+        );
+    }
+
+    #[test]
+    fn an_or_of_conditions_on_two_tables_filters_each_table() {
+        // Each branch constrains da and db alone: da keeps the rows with
+        // x in {p, q} before any join, db those with y in {p, q}; the OR
+        // itself still pairs them.
+        lowers_to(
+            "INSERT INTO k SELECT da.x, db.y, da.x, f.v FROM f, da, db
+             WHERE f.a = da.id AND f.b = db.id
+             AND ((da.x = 'p' AND db.y = 'q' AND f.v > 0) OR (da.x = 'q' AND db.y = 'p'));",
+            "
+Sink #8 k [blackhole] INSERT INTO
++- Calc #7 select=[x, y, x, v]
+   +- Join #6 inner on=[b = id] where=[((((x = CAST('p' AS STRING NOT NULL)) AND (y = CAST('q' AS STRING NOT NULL))) AND (v > 0)) OR ((x = CAST('q' AS STRING NOT NULL)) AND (y = CAST('p' AS STRING NOT NULL))))]
+      +- Join #3 inner on=[a = id]
+         +- Scan #0 f [datagen] read=[a, b, c, v]
+         +- Calc #2 where=[((x = CAST('p' AS STRING NOT NULL)) OR (x = CAST('q' AS STRING NOT NULL)))] select=[id, x]
+            +- Scan #1 da [datagen] read=[id, x]
+      +- Calc #5 where=[((y = CAST('q' AS STRING NOT NULL)) OR (y = CAST('p' AS STRING NOT NULL)))] select=[id, y]
+         +- Scan #4 db [datagen] read=[id, y]
 ",
         );
     }

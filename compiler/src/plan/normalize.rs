@@ -10,6 +10,10 @@
 //! - Across an outer join only what SQL allows moves: WHERE conjuncts on the
 //!   preserved side go down to it; ON conjuncts on the padded side go down to
 //!   that side; ON conjuncts on the preserved side stay join residuals.
+//! - A semi or anti join (IN, EXISTS, and their negations) whose condition
+//!   reads only one input of the inner joins below it filters that input,
+//!   when that input is estimated smaller than the joins' result: it drops
+//!   rows before they are joined (and built).
 //!
 //! This runs per INSERT, so each consumer gets the join its own filters
 //! make; interning then shares whatever comes out equal (the scans always).
@@ -247,16 +251,40 @@ fn push_join(
             let (mut left_preds, above): (Vec<Expr>, Vec<Expr>) =
                 preds.into_iter().partition(|p| only(p, &|c| c < la));
             left_preds.extend(to_left);
-            let to_right = to_right
+            let to_right: Vec<Expr> = to_right
                 .into_iter()
                 .map(|p| remap(p, &|c| c - la))
                 .collect();
-            (
-                push(left, left_preds, est),
-                push(right, to_right, est),
-                on,
-                above,
-            )
+            let reads: Vec<usize> = on.iter().flat_map(columns).filter(|&c| c < la).collect();
+            if on.iter().all(is_deterministic) && sinks(&left, &reads) {
+                // The semi/anti join filters one input of the inner joins
+                // below: it goes there, and the joins are ordered with it,
+                // when it is then probed by fewer rows than on top (as on
+                // the one side of a foreign-key join; a join below that
+                // keeps or drops rows is better probed first).
+                let condition = and_all(on.clone()).unwrap_or_else(super::rewrite::true_literal);
+                let placed = place(
+                    kind,
+                    left.clone(),
+                    filter_over(right.clone(), to_right.clone()),
+                    condition,
+                    la,
+                    span,
+                );
+                let sunk = push(placed, left_preds.clone(), est);
+                let top = push(left, left_preds, est);
+                if semi_probes(&sunk, est) < semi_probes(&top, est) + est.rows(&top) {
+                    return filter_over(sunk, above);
+                }
+                (top, push(right, to_right, est), on, above)
+            } else {
+                (
+                    push(left, left_preds, est),
+                    push(right, to_right, est),
+                    on,
+                    above,
+                )
+            }
         }
         JoinKind::Full => (
             push(left, Vec::new(), est),
@@ -276,6 +304,132 @@ fn push_join(
         span,
     };
     filter_over(join, above)
+}
+
+/// Whether a semi or anti join over `left` whose condition reads the left
+/// columns `reads` can go below an inner join of `left` (through filters):
+/// one input of that join provides all of them. Such a join keeps or drops
+/// each row of that input by that row alone, as a filter on it would, so it
+/// moves below inner joins and filters as a filter does (NULLs included:
+/// the condition sees the same values there), as Calcite's
+/// `SemiJoinJoinTransposeRule` moves it.
+fn sinks(left: &Rel, reads: &[usize]) -> bool {
+    match &left.kind {
+        RelKind::Filter { input, .. } => sinks(input, reads),
+        RelKind::Join {
+            kind: JoinKind::Inner,
+            left: a,
+            ..
+        } => {
+            let aw = a.schema.len();
+            !reads.is_empty() && (reads.iter().all(|&c| c < aw) || reads.iter().all(|&c| c >= aw))
+        }
+        _ => false,
+    }
+}
+
+/// The estimated rows that probe the semi and anti joins in `rel`.
+fn semi_probes(rel: &Rel, est: &RelEstimator<'_>) -> f64 {
+    match &rel.kind {
+        RelKind::Scan { .. } | RelKind::Values { .. } => 0.0,
+        RelKind::Join {
+            kind, left, right, ..
+        } => {
+            let own = if matches!(kind, JoinKind::Semi | JoinKind::Anti) {
+                est.rows(left)
+            } else {
+                0.0
+            };
+            own + semi_probes(left, est) + semi_probes(right, est)
+        }
+        RelKind::UnionAll { inputs } => inputs.iter().map(|i| semi_probes(i, est)).sum(),
+        RelKind::Filter { input, .. }
+        | RelKind::Project { input, .. }
+        | RelKind::Aggregate { input, .. }
+        | RelKind::Sort { input, .. }
+        | RelKind::Window { input, .. }
+        | RelKind::Over { input, .. } => semi_probes(input, est),
+    }
+}
+
+/// The semi or anti join of `left` (`la` columns) with `right` on
+/// `condition`, placed as deep below `left`'s inner joins and filters as
+/// `sinks` allows.
+fn place(
+    kind: JoinKind,
+    left: Rel,
+    right: Rel,
+    condition: Expr,
+    la: usize,
+    span: crate::diagnostics::Span,
+) -> Rel {
+    let reads: Vec<usize> = columns(&condition)
+        .into_iter()
+        .filter(|&c| c < la)
+        .collect();
+    let wrap = |left: Rel, right: Rel, condition: Expr| Rel {
+        schema: left.schema.clone(),
+        span,
+        kind: RelKind::Join {
+            kind,
+            left: Box::new(left),
+            right: Box::new(right),
+            condition,
+        },
+    };
+    if !sinks(&left, &reads) {
+        return wrap(left, right, condition);
+    }
+    let Rel {
+        kind: left_kind,
+        schema,
+        span: left_span,
+    } = left;
+    let kind = match left_kind {
+        RelKind::Filter { input, predicate } => RelKind::Filter {
+            input: Box::new(place(kind, *input, right, condition, la, span)),
+            predicate,
+        },
+        RelKind::Join {
+            kind: JoinKind::Inner,
+            left: a,
+            right: b,
+            condition: on,
+        } => {
+            let aw = a.schema.len();
+            if reads.iter().all(|&c| c < aw) {
+                let condition = remap(condition, &|c| if c < la { c } else { c - la + aw });
+                RelKind::Join {
+                    kind: JoinKind::Inner,
+                    left: Box::new(place(kind, *a, right, condition, aw, span)),
+                    right: b,
+                    condition: on,
+                }
+            } else {
+                let bw = b.schema.len();
+                let condition = remap(condition, &|c| if c < la { c - aw } else { c - la + bw });
+                RelKind::Join {
+                    kind: JoinKind::Inner,
+                    left: a,
+                    right: Box::new(place(kind, *b, right, condition, bw, span)),
+                    condition: on,
+                }
+            }
+        }
+        other => {
+            let left = Rel {
+                kind: other,
+                schema,
+                span: left_span,
+            };
+            return wrap(left, right, condition);
+        }
+    };
+    Rel {
+        kind,
+        schema,
+        span: left_span,
+    }
 }
 
 /// Whether `e` is never TRUE when every column for which `padded` holds is
@@ -449,6 +603,65 @@ Sink #4 k1 [blackhole] INSERT INTO
    +- Join #2 inner on=[a = id] where=[(((b > 1) OR (name = CAST('x' AS STRING NOT NULL))) OR (b < 0))]
       +- Scan #0 t [datagen] read=[a, b, s]
       +- Scan #1 u [datagen] read=[id, name]
+",
+        );
+    }
+
+    #[test]
+    fn a_semi_join_on_one_side_of_an_inner_join_filters_that_side() {
+        // The IN reads only u's column: the semi join filters u (10 rows)
+        // before the join, not the 1,000 joined rows after it.
+        lowers_to(
+            "INSERT INTO k1 SELECT t.a, u.name FROM t, u
+             WHERE t.a = u.id AND u.id IN (SELECT b FROM t WHERE b > 5);",
+            "
+Sink #7 k1 [blackhole] INSERT INTO
++- Calc #6 select=[a, name]
+   +- Join #5 inner on=[a = id]
+      +- Scan #0 t [datagen] read=[a, b, s] shared=[k1]
+      +- Join #4 semi on=[id = b]
+         +- Scan #1 u [datagen] read=[id, name]
+         +- Calc #3 select=[b]
+            +- Calc #2 where=[(b > 5)] select=[a, b, s]
+               +- Scan #0 t (reused, see above)
+",
+        );
+    }
+
+    #[test]
+    fn an_anti_join_on_one_side_of_an_inner_join_filters_that_side() {
+        lowers_to(
+            "INSERT INTO k1 SELECT t.a, u.name FROM t, u
+             WHERE t.a = u.id AND NOT EXISTS (SELECT * FROM t t2 WHERE t2.b = u.id);",
+            "
+Sink #6 k1 [blackhole] INSERT INTO
++- Calc #5 select=[a, name]
+   +- Join #4 inner on=[a = id]
+      +- Scan #0 t [datagen] read=[a, b, s] shared=[k1]
+      +- Join #3 anti on=[id = $cor1]
+         +- Scan #1 u [datagen] read=[id, name]
+         +- Calc #2 select=[a, b, s, b AS $cor1]
+            +- Scan #0 t (reused, see above)
+",
+        );
+    }
+
+    #[test]
+    fn a_semi_join_stays_above_a_join_that_does_not_shrink_its_side() {
+        // On t's column: t is the larger side, the join's rows are no fewer.
+        lowers_to(
+            "INSERT INTO k1 SELECT t.a, u.name FROM t, u
+             WHERE t.a = u.id AND t.b IN (SELECT id FROM u WHERE name = 'x');",
+            "
+Sink #7 k1 [blackhole] INSERT INTO
++- Calc #6 select=[a, name]
+   +- Join #5 semi on=[b = id]
+      +- Join #2 inner on=[a = id]
+         +- Scan #0 t [datagen] read=[a, b, s]
+         +- Scan #1 u [datagen] read=[id, name] shared=[k1]
+      +- Calc #4 select=[id]
+         +- Calc #3 where=[(name = CAST('x' AS STRING NOT NULL))] select=[id, name]
+            +- Scan #1 u (reused, see above)
 ",
         );
     }
