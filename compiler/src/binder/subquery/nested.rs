@@ -332,51 +332,52 @@ pub(super) fn past_join(c: Expr, width: usize, n: usize) -> Expr {
     })
 }
 
+/// The SELECT of a subquery that is a plain SELECT without WITH, GROUP BY,
+/// HAVING, DISTINCT or LIMIT.
+fn plain_select(query: &sqlparser::ast::Query) -> Option<&sqlparser::ast::Select> {
+    use sqlparser::ast::{GroupByExpr, SetExpr};
+    let SetExpr::Select(select) = query.body.as_ref() else {
+        return None;
+    };
+    let no_group =
+        matches!(&select.group_by, GroupByExpr::Expressions(e, m) if e.is_empty() && m.is_empty());
+    (no_group
+        && query.with.is_none()
+        && select.having.is_none()
+        && select.distinct.is_none()
+        && query.limit_clause.is_none())
+    .then_some(select.as_ref())
+}
+
 /// Whether a scalar subquery is a plain SELECT without GROUP BY, HAVING,
 /// DISTINCT or LIMIT whose every item holds an aggregate call: one row per
 /// enclosing row.
 pub(super) fn aggregates_only(query: &sqlparser::ast::Query) -> bool {
-    use sqlparser::ast::{GroupByExpr, SelectItem, SetExpr};
-    let SetExpr::Select(select) = query.body.as_ref() else {
-        return false;
-    };
-    let no_group =
-        matches!(&select.group_by, GroupByExpr::Expressions(e, m) if e.is_empty() && m.is_empty());
-    no_group
-        && query.with.is_none()
-        && select.having.is_none()
-        && select.distinct.is_none()
-        && query.limit_clause.is_none()
-        && !select.projection.is_empty()
-        && select.projection.iter().all(|item| match item {
-            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
-                crate::binder::expr::contains_aggregate(e)
-            }
-            _ => false,
-        })
+    use sqlparser::ast::SelectItem;
+    plain_select(query).is_some_and(|select| {
+        !select.projection.is_empty()
+            && select.projection.iter().all(|item| match item {
+                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                    crate::binder::expr::contains_aggregate(e)
+                }
+                _ => false,
+            })
+    })
 }
 
 /// Whether a scalar subquery is a plain SELECT without GROUP BY, HAVING,
 /// DISTINCT, LIMIT or aggregate calls: its value is `SINGLE_VALUE` of its
 /// rows.
 pub(super) fn single_only(query: &sqlparser::ast::Query) -> bool {
-    use sqlparser::ast::{GroupByExpr, SelectItem, SetExpr};
-    let SetExpr::Select(select) = query.body.as_ref() else {
-        return false;
-    };
-    let no_group =
-        matches!(&select.group_by, GroupByExpr::Expressions(e, m) if e.is_empty() && m.is_empty());
-    no_group
-        && query.with.is_none()
-        && select.having.is_none()
-        && select.distinct.is_none()
-        && query.limit_clause.is_none()
-        && select.projection.iter().all(|item| match item {
+    use sqlparser::ast::SelectItem;
+    plain_select(query).is_some_and(|select| {
+        select.projection.iter().all(|item| match item {
             SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
                 !crate::binder::expr::contains_aggregate(e)
             }
             _ => true,
         })
+    })
 }
 
 /// Whether a scalar subquery's rows may repeat without changing its value:
