@@ -376,6 +376,7 @@ impl Binder<'_> {
     ) -> Option<Rel> {
         let span = self.span(select.span(), fallback);
         let allow_outer = self.take_allow_select_outer() && correlation.is_some();
+        let semi_outer = self.take_allow_semi_select(select) && correlation.is_some();
         let unsupported_clause = [
             (select.top.is_some(), "TOP"),
             (select.into.is_some(), "SELECT INTO"),
@@ -510,6 +511,9 @@ impl Binder<'_> {
             self.open_subquery_frame();
             self.over = Some(super::over::OverCollector::new(false, &select.named_window));
             self.set_select_outer_active(true);
+            // A semi join's subquery: the SELECT list reads the enclosing
+            // query like the WHERE (subquery/semi_select.rs).
+            let saved_outer = semi_outer.then(|| self.resolve_outer_in_select(correlation.clone()));
             for (i, item) in select.projection.iter().enumerate() {
                 match self
                     .select_item(item, i, &scope, None, span)
@@ -532,6 +536,9 @@ impl Binder<'_> {
                 }
             }
             self.set_select_outer_active(false);
+            if let Some(saved) = saved_outer {
+                self.resolve_outer_in_select(saved);
+            }
             if !ok {
                 self.drop_subquery_frame();
                 return None;
@@ -564,7 +571,8 @@ impl Binder<'_> {
                 None => (input, None),
             };
             let windows = self.over.take().unwrap_or_default();
-            if !windows.is_empty() && !correlated.is_empty() {
+            let reads_outer = exprs.iter().any(super::subquery::reads_outer);
+            if !windows.is_empty() && (!correlated.is_empty() || reads_outer) {
                 // Its correlation conditions become join keys above it, so
                 // the windows would see the rows of every outer row.
                 self.error(Diagnostic::unsupported(
@@ -577,7 +585,7 @@ impl Binder<'_> {
             if let Some(keys) = keys {
                 return Some(sorted_projection(input, exprs, names, keys, distinct, span));
             }
-            if !correlated.is_empty() {
+            if !correlated.is_empty() || reads_outer {
                 self.correlate_plain(correlated, &mut exprs, &mut names, &input);
             }
             project(input, exprs, names, span)

@@ -55,6 +55,8 @@ mod not_in;
 mod null_rejecting;
 mod pre_aggregate;
 pub(crate) mod select_outer;
+mod semi_select;
+pub(crate) use semi_select::reads_outer;
 
 /// Column numbers at and above this refer to the enclosing query's scope
 /// (`OUTER + i` is its column `i`), while a correlated WHERE binds.
@@ -86,6 +88,11 @@ pub(crate) struct SubqueryState {
     scalar_in_select: bool,
     /// The next SELECT that takes the correlation is such a subquery's.
     allow_select_outer: bool,
+    /// A subquery tested by a semi or anti join binds next: its SELECT
+    /// list may read the enclosing query (`semi_select.rs`).
+    semi_in_where: bool,
+    /// The next SELECT that takes the correlation is such a subquery's.
+    allow_semi_select: bool,
     /// The enclosing columns its SELECT list reads, for the generator.
     select_extra: Vec<(usize, DataType)>,
     /// One of them its WHERE's correlation reads too.
@@ -161,6 +168,9 @@ pub(crate) struct Correlated {
     global_aggregate: bool,
     /// For a global aggregate: the value over no rows, per visible column.
     empty_values: Vec<Option<Expr>>,
+    /// SELECT items that read the enclosing query, by position, over
+    /// `OUTER + i` and the output columns (`semi_select.rs`).
+    items: Vec<(usize, Expr)>,
 }
 
 struct BoundSub {
@@ -170,6 +180,8 @@ struct BoundSub {
     global_aggregate: bool,
     empty_values: Vec<Option<Expr>>,
     generator: Option<generator::Generator>,
+    /// As [`Correlated::items`].
+    items: Vec<(usize, Expr)>,
 }
 
 fn max_column(e: &Expr) -> Option<usize> {
@@ -627,7 +639,7 @@ impl Binder<'_> {
                 &format!("a reference to the enclosing query's `{column}` in a subquery's {clause}"),
             )
             .with_note(
-                "a subquery may read the enclosing query in its WHERE, and a scalar subquery in the enclosing SELECT list in its own SELECT list too (an aggregate argument, or without aggregates); stmtc refuses the other places, where Flink 2.3 often refuses, fails or returns wrong rows (docs/sql-reference/subqueries.md)",
+                "a subquery may read the enclosing query in its WHERE; in its own SELECT list too when it is a scalar subquery in the enclosing SELECT list (an aggregate argument, or without aggregates) or, without aggregates, the subquery of a WHERE conjunct EXISTS, NOT EXISTS, IN or `op ANY`; stmtc refuses the other places, where Flink 2.3 often refuses, fails or returns wrong rows (docs/sql-reference/subqueries.md)",
             )
         } else {
             Diagnostic::unsupported(
@@ -1093,7 +1105,11 @@ impl Binder<'_> {
         } else {
             nested::Reader::Exists
         };
+        // EXISTS, NOT EXISTS, IN and `op ANY` may read the enclosing query
+        // in the SELECT list too (`semi_select.rs`); NOT IN and ALL not.
+        self.subq.semi_in_where = !matches!(operand, Some((_, _, true)));
         let sub = self.bind_subquery(query, Some(scope), reader, span);
+        self.subq.semi_in_where = false;
         self.subq.resolving_outer = saved;
         let mut sub = sub?;
         let anti = negated_exists == Some(true) || matches!(operand, Some((_, _, true)));
@@ -1119,6 +1135,7 @@ impl Binder<'_> {
         }
         let n = input.schema.len();
         let mut condition = self.correlation_condition(&sub, scope, n, span)?;
+        let item = self.semi_select_item(&sub, scope, n, !lifted.is_empty())?;
         let lifted = lifted
             .into_iter()
             .map(|c| nested::past_join(c, scope.columns.len(), n))
@@ -1145,7 +1162,7 @@ impl Binder<'_> {
                     )));
                 }
                 let x = x.expect("operand bound");
-                let y = column(n, sub.rel.schema[0].ty, span);
+                let y = item.unwrap_or_else(|| column(n, sub.rel.schema[0].ty, span));
                 if all
                     && op == BinaryOp::NotEq
                     && sub.corr.is_empty()
@@ -1192,6 +1209,40 @@ impl Binder<'_> {
             JoinKind::Inner
         };
         Ok((join(kind, input, sub.rel, and_all(condition, span)), lifted))
+    }
+
+    /// The subquery's SELECT item that reads the enclosing query, over
+    /// `input ++ subquery` (`semi_select.rs`), for an `IN` / `op ANY`.
+    fn semi_select_item(
+        &mut self,
+        sub: &BoundSub,
+        scope: &Scope,
+        n: usize,
+        lifted: bool,
+    ) -> BResult<Option<Expr>> {
+        let Some((_, first)) = sub.items.first() else {
+            return Ok(None);
+        };
+        if lifted || sub.generator.is_some() {
+            return Err(Diagnostic::unsupported(
+                first.span,
+                "a reference to the enclosing query in the SELECT list of a subquery that also refers two levels out",
+            ));
+        }
+        let width = scope.columns.len();
+        for (_, e) in &sub.items {
+            if any_column(e, &|i| i >= OUTER && i - OUTER >= width) {
+                return Err(Diagnostic::unsupported(
+                    e.span,
+                    "a subquery that refers to a query two or more levels out",
+                ));
+            }
+        }
+        Ok(sub
+            .items
+            .iter()
+            .find(|(k, _)| *k == 0)
+            .map(|(_, e)| remap(e.clone(), &|i| if i >= OUTER { i - OUTER } else { n + i })))
     }
 
     /// The subquery's correlation conjuncts over `input ++ subquery`.
@@ -1253,6 +1304,11 @@ impl Binder<'_> {
             &mut self.subq.allow_select_outer,
             allow && plain && scope.is_some(),
         );
+        let semi = std::mem::take(&mut self.subq.semi_in_where);
+        let saved_semi = std::mem::replace(
+            &mut self.subq.allow_semi_select,
+            semi && plain && scope.is_some(),
+        );
         let saved_select_outer = self.subq.select_outer.take();
         let saved_extra = std::mem::take(&mut self.subq.select_extra);
         self.subq.readers.push(reader);
@@ -1268,6 +1324,7 @@ impl Binder<'_> {
         }
         self.subq.readers.pop();
         self.subq.allow_select_outer = saved_allow;
+        self.subq.allow_semi_select = saved_semi;
         self.subq.select_outer = saved_select_outer;
         self.subq.select_extra = saved_extra;
         self.subq.lifted = saved_lifted;
@@ -1294,6 +1351,7 @@ impl Binder<'_> {
                 global_aggregate: c.global_aggregate,
                 empty_values: c.empty_values,
                 generator,
+                items: c.items,
             },
             None => {
                 let global = is_global_aggregate(&rel);
@@ -1304,6 +1362,7 @@ impl Binder<'_> {
                     global_aggregate: global,
                     empty_values: Vec::new(),
                     generator,
+                    items: Vec::new(),
                 }
             }
         })
@@ -1323,37 +1382,53 @@ impl Binder<'_> {
         let visible = exprs.len();
         let mut used: Vec<usize> = Vec::new();
         for c in &corr {
-            visit(c, &mut |x| {
-                if let ExprKind::Column(i) = x.kind {
-                    if i < OUTER && !used.contains(&i) {
-                        used.push(i);
-                    }
-                }
-            });
+            semi_select::own_columns(c, &mut used);
+        }
+        // Items that read the enclosing query (`semi_select.rs`) move into
+        // the semi join's condition; a NULL stands in their place.
+        let mut items = Vec::new();
+        for (k, e) in exprs.iter_mut().enumerate() {
+            if semi_select::reads_outer(e) {
+                semi_select::own_columns(e, &mut used);
+                let stand_in = semi_select::stand_in(e);
+                items.push((k, std::mem::replace(e, stand_in)));
+            }
         }
         used.sort_unstable();
         for &i in &used {
             exprs.push(column(i, input.schema[i].ty, Span::default()));
             names.push(format!("$cor{i}"));
         }
-        let conjuncts = corr
-            .into_iter()
-            .map(|c| {
-                remap(c, &|i| {
-                    if i >= OUTER {
-                        i
-                    } else {
-                        visible + used.iter().position(|&u| u == i).expect("used")
-                    }
-                })
+        let relative = |c: Expr| {
+            remap(c, &|i| {
+                if i >= OUTER {
+                    i
+                } else {
+                    visible + used.iter().position(|&u| u == i).expect("used")
+                }
             })
-            .collect();
+        };
+        let conjuncts = corr.into_iter().map(relative).collect();
+        let items = items.into_iter().map(|(k, e)| (k, relative(e))).collect();
         self.subq.result = Some(Correlated {
             conjuncts,
             visible,
             global_aggregate: false,
             empty_values: Vec::new(),
+            items,
         });
+    }
+
+    /// For a SELECT that starts binding: whether its SELECT list may read
+    /// the enclosing query as a semi join's condition (`semi_select.rs`).
+    pub(crate) fn take_allow_semi_select(&mut self, select: &sql::Select) -> bool {
+        std::mem::take(&mut self.subq.allow_semi_select) && !semi_select::holds_subquery(select)
+    }
+
+    /// While the SELECT list of such a subquery binds: its enclosing
+    /// columns resolve as `OUTER + i`, as in its WHERE.
+    pub(crate) fn resolve_outer_in_select(&mut self, outer: Option<Scope>) -> Option<Scope> {
+        std::mem::replace(&mut self.subq.resolving_outer, outer)
     }
 
     /// For an aggregating correlated subquery: each conjunct must equate a
@@ -1438,6 +1513,7 @@ impl Binder<'_> {
             visible,
             global_aggregate,
             empty_values,
+            items: Vec::new(),
         });
     }
 

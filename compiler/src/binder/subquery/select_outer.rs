@@ -201,7 +201,7 @@ mod tests {
             "a reference to the enclosing query's `t.v` in a subquery's aggregate arguments",
         );
         check(
-            "INSERT INTO o SELECT k FROM t WHERE v IN (SELECT u.w + t.k FROM u);",
+            "INSERT INTO o SELECT k FROM t WHERE v NOT IN (SELECT u.w + t.k FROM u);",
             "a reference to the enclosing query's `t.k` in a subquery's SELECT list",
         );
         check(

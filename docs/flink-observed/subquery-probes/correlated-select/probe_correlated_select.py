@@ -53,6 +53,16 @@ qs = {
  'C38 scalar AVG without outer ref, outer FROM a cross join with VALUES': "SELECT t.k, (SELECT AVG(u.w) FROM u WHERE u.k = t.k) FROM t, (VALUES (1), (2)) AS d(n)",
  'C39 scalar MIN, two outer columns, non-key WHERE': "SELECT k, (SELECT MIN(u.w - t.v) FROM u WHERE u.w > t.k) FROM t",
  'C33 scalar SUM, outer STRING-free MOD of outer': "SELECT k, (SELECT SUM(MOD(u.w, 7) + t.v) FROM u WHERE u.k = t.k) FROM t",
+ 'C40 NOT EXISTS, outer column in the SELECT list only': "SELECT k, v FROM t WHERE NOT EXISTS (SELECT t.v + u.w FROM u WHERE u.k = t.k)",
+ 'C41 IN, two outer columns in the SELECT list': "SELECT k, v FROM t WHERE v IN (SELECT u.w + t.k * 0 + t.v - t.v FROM u WHERE u.k = t.k)",
+ 'C42 = ANY, outer column in the SELECT list': "SELECT k, v FROM t WHERE v = ANY (SELECT u.w - 5 + t.k FROM u WHERE u.k = t.k)",
+ 'C43 > ANY, outer column in the SELECT list': "SELECT k, v FROM t WHERE v > SOME (SELECT u.w + t.k FROM u)",
+ 'C44 IN DISTINCT, outer column in the SELECT list': "SELECT k, v FROM t WHERE v IN (SELECT DISTINCT u.w + t.k FROM u WHERE u.w < 60)",
+ 'C45 IN, the outer column alone in the SELECT list': "SELECT k, v FROM t WHERE v IN (SELECT t.v FROM u WHERE u.k = t.k)",
+ 'C46 IN under OR in WHERE, outer column in the SELECT list': "SELECT k, v FROM t WHERE k = 4 OR v IN (SELECT u.w + t.k FROM u)",
+ 'C47 EXISTS, outer column in the SELECT list, no WHERE': "SELECT k, v FROM t WHERE EXISTS (SELECT t.v FROM u WHERE u.w > 50)",
+ 'C48 IN, outer column in a CASE of the SELECT list': "SELECT k, v FROM t WHERE v IN (SELECT CASE WHEN t.v IS NULL THEN 5 ELSE u.w + t.k END FROM u)",
+ 'C49 > ALL, outer column in the SELECT list': "SELECT k, v FROM t WHERE v > ALL (SELECT u.w + t.k FROM u WHERE u.k = t.k)",
 }
 sel = sys.argv[1:]
 for name, q in qs.items():

@@ -1,0 +1,165 @@
+//! A subquery tested by a semi or anti join (a WHERE conjunct `EXISTS`,
+//! `NOT EXISTS`, `x IN`, `x op ANY|SOME`) whose SELECT list reads the
+//! enclosing query: `v IN (SELECT u.w + t.k FROM u WHERE u.k = t.k)`,
+//! `EXISTS (SELECT t.v FROM u WHERE u.k = t.k)` (issue 12).
+//!
+//! The SELECT list of such a subquery (a plain SELECT without aggregates,
+//! GROUP BY or HAVING) is a correlated expression like its WHERE's
+//! conjuncts: for `IN` and `op ANY` it moves into the join condition,
+//! `x op item` over the enclosing row and the subquery's row (the subquery
+//! outputs the columns the item reads), so each pair compares exactly as
+//! SQL says, NULLs included; for `EXISTS` / `NOT EXISTS` the SELECT list is
+//! not read at all. No value generator is needed, so nothing is lost for a
+//! NULL enclosing value.
+//!
+//! What Flink 2.3 computes right, and so what stmtc accepts
+//! (`docs/flink-observed/subquery-probes/correlated-select/RESULTS.md`,
+//! C9, C10, C16 and C40–C48): those forms. Still refused: `NOT IN` and
+//! `op ALL` (anti joins whose compared value reads the enclosing query;
+//! Flink 2.3's rows are wrong for `NOT IN`, C12), `IN` elsewhere than as a
+//! WHERE conjunct (C11: wrong in Flink), aggregating subqueries (the
+//! value generator's forms, `select_outer.rs`), and a SELECT list holding a
+//! subquery of its own.
+
+use crate::binder::expr::contains_call;
+use crate::ir::{visit, Expr, ExprKind, Literal};
+use crate::types::DataType;
+use sqlparser::ast as sql;
+
+use super::{OUTER, VALUE};
+
+/// Whether an item of the SELECT list holds a subquery.
+pub(crate) fn holds_subquery(select: &sql::Select) -> bool {
+    let is_subquery = |e: &sql::Expr| {
+        matches!(
+            e,
+            sql::Expr::Subquery(_)
+                | sql::Expr::Exists { .. }
+                | sql::Expr::In {
+                    target: sql::InTarget::Subquery(_),
+                    ..
+                }
+        ) || matches!(
+            e,
+            sql::Expr::AnyOp { right, .. } | sql::Expr::AllOp { right, .. }
+                if matches!(**right, sql::Expr::Subquery(_))
+        )
+    };
+    select.projection.iter().any(|item| match item {
+        sql::SelectItem::UnnamedExpr(e) | sql::SelectItem::ExprWithAlias { expr: e, .. } => {
+            contains_call(e, &is_subquery)
+        }
+        _ => false,
+    })
+}
+
+/// Whether `e` reads the enclosing query (`OUTER + i`).
+pub(crate) fn reads_outer(e: &Expr) -> bool {
+    let mut found = false;
+    visit(e, &mut |x| {
+        found |= matches!(x.kind, ExprKind::Column(c) if (OUTER..VALUE).contains(&c));
+    });
+    found
+}
+
+/// The subquery's own columns that `e` reads (below `OUTER`), added to
+/// `used` in order of first appearance.
+pub(crate) fn own_columns(e: &Expr, used: &mut Vec<usize>) {
+    visit(e, &mut |x| {
+        if let ExprKind::Column(i) = x.kind {
+            if i < OUTER && !used.contains(&i) {
+                used.push(i);
+            }
+        }
+    });
+}
+
+/// What stands in the subquery's output for an item that moved into the
+/// join condition: a NULL of its type, never read.
+pub(crate) fn stand_in(item: &Expr) -> Expr {
+    Expr {
+        kind: ExprKind::Literal(Literal::Null),
+        ty: DataType::new(item.ty.kind, true),
+        span: item.span,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostics::{Diagnostics, SourceFile};
+
+    const TABLES: &str = "
+        SET 'execution.runtime-mode' = 'batch';
+        CREATE TABLE t (k INT, v INT)
+          WITH ('connector' = 'filesystem', 'path' = 't.csv', 'format' = 'csv');
+        CREATE TABLE u (k INT, w INT)
+          WITH ('connector' = 'filesystem', 'path' = 'u.csv', 'format' = 'csv');
+        CREATE TABLE o (a INT) WITH ('connector' = 'blackhole');
+    ";
+
+    /// The first error binding `insert` after [`TABLES`], or `ok`.
+    #[track_caller]
+    fn check(insert: &str, expect: &str) {
+        let sql = format!("{TABLES}\n{insert}");
+        let file = SourceFile::new("job.sql", &sql);
+        let mut diags = Diagnostics::default();
+        let script = crate::parser::parse_script(&file, &mut diags);
+        crate::binder::bind_script(&file, &script, &mut diags);
+        let got = diags
+            .into_sorted()
+            .first()
+            .map_or("ok".to_string(), |d| d.message.clone());
+        assert!(
+            got.starts_with(expect),
+            "{insert}\n got: {got}\nwant: {expect}"
+        );
+    }
+
+    #[test]
+    fn accepted_forms() {
+        for q in [
+            "SELECT k FROM t WHERE v IN (SELECT u.w + t.k FROM u)",
+            "SELECT k FROM t WHERE v + 5 IN (SELECT u.w + t.k - 1 FROM u WHERE u.k = t.k)",
+            "SELECT k FROM t WHERE EXISTS (SELECT t.v FROM u WHERE u.k = t.k)",
+            "SELECT k FROM t WHERE NOT EXISTS (SELECT t.v + u.w FROM u WHERE u.k = t.k)",
+            "SELECT k FROM t WHERE v > SOME (SELECT u.w + t.k FROM u)",
+            "SELECT k FROM t WHERE v IN (SELECT DISTINCT u.w + t.k FROM u)",
+            "SELECT k FROM t WHERE v IN (SELECT t.v FROM u WHERE u.k = t.k)",
+        ] {
+            check(&format!("INSERT INTO o {q};"), "ok");
+        }
+    }
+
+    #[test]
+    fn refused_forms() {
+        // Anti joins comparing with the enclosing query: Flink's rows are wrong.
+        check(
+            "INSERT INTO o SELECT k FROM t WHERE v NOT IN (SELECT u.w + t.k FROM u WHERE u.k = t.k);",
+            "a reference to the enclosing query's `t.k` in a subquery's SELECT list",
+        );
+        check(
+            "INSERT INTO o SELECT k FROM t WHERE v > ALL (SELECT u.w + t.k FROM u);",
+            "a reference to the enclosing query's `t.k` in a subquery's SELECT list",
+        );
+        // IN in the SELECT list (a mark join): Flink's rows are wrong.
+        check(
+            "INSERT INTO o SELECT CASE WHEN v IN (SELECT u.w + t.k FROM u) THEN 1 END FROM t;",
+            "a reference to the enclosing query's `t.k` in a subquery's SELECT list",
+        );
+        // Aggregating: the value generator's forms.
+        check(
+            "INSERT INTO o SELECT k FROM t WHERE v IN (SELECT MAX(u.w + t.k) FROM u);",
+            "a reference to the enclosing query's `t.k` in a subquery's aggregate arguments",
+        );
+        // A subquery in the SELECT list.
+        check(
+            "INSERT INTO o SELECT k FROM t WHERE v IN (SELECT u.w + (SELECT MAX(w) FROM u) + t.k FROM u);",
+            "a reference to the enclosing query's `t.k` in a subquery's SELECT list",
+        );
+        // Two levels out.
+        check(
+            "INSERT INTO o SELECT k FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k AND u.w IN (SELECT t.v FROM u AS x));",
+            "a subquery that refers to a query two or more levels out",
+        );
+    }
+}
