@@ -431,7 +431,9 @@ impl Binder<'_> {
 
         // A scalar subquery's SELECT list may read the enclosing query: its
         // columns join the WHERE's value generator (subquery/select_outer.rs).
-        let select_outer = allow_outer && self.begin_select_outer(select, &scope);
+        // So may the aggregate arguments of a semi join's subquery's HAVING.
+        let select_outer = (allow_outer && self.begin_select_outer(select, &scope))
+            || (semi_outer && self.begin_having_outer(select, &scope));
 
         // WHERE (subqueries become joins; see subquery.rs)
         let mut correlated = Vec::new();
@@ -729,7 +731,10 @@ impl Binder<'_> {
                     clause: "HAVING",
                     grouping: Some(&mut grouping),
                 };
+                self.set_having_outer_active(true);
                 let bound = self.bind_condition(h, &mut cx, span);
+                self.set_having_outer_active(false);
+                let bound = bound.and_then(|b| self.check_having_outer(&b, &grouping).map(|()| b));
                 match bound {
                     Ok(b) => Some(b),
                     Err(d) => {

@@ -17,29 +17,30 @@ use super::{any_column, OUTER, VALUE};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{visit, BinaryOp, Expr, ExprKind, UnaryOp};
 
-/// Whether `e` is NULL whenever column `c` is NULL.
-fn strict_in(e: &Expr, c: usize) -> bool {
-    crate::ir::null_when_null(e, &|i| i == c)
-}
-
 /// Whether the condition `e` is never TRUE when column `c` is NULL.
 fn rejects_null(e: &Expr, c: usize) -> bool {
+    rejects_null_in(e, &|i| i == c)
+}
+
+/// Whether the condition `e` is never TRUE when the columns `nulls` says
+/// are all NULL.
+pub(super) fn rejects_null_in(e: &Expr, nulls: &dyn Fn(usize) -> bool) -> bool {
     match &e.kind {
         ExprKind::Binary {
             op: BinaryOp::And,
             left,
             right,
-        } => rejects_null(left, c) || rejects_null(right, c),
+        } => rejects_null_in(left, nulls) || rejects_null_in(right, nulls),
         ExprKind::Binary {
             op: BinaryOp::Or,
             left,
             right,
-        } => rejects_null(left, c) && rejects_null(right, c),
+        } => rejects_null_in(left, nulls) && rejects_null_in(right, nulls),
         ExprKind::Unary {
             op: UnaryOp::IsTrue,
             operand,
-        } => rejects_null(operand, c),
-        _ => strict_in(e, c),
+        } => rejects_null_in(operand, nulls),
+        _ => crate::ir::null_when_null(e, nulls),
     }
 }
 

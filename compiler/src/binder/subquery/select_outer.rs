@@ -21,9 +21,11 @@
 //! in HAVING, GROUP BY, ORDER BY, and in subqueries in WHERE (Flink's rows
 //! are wrong for a scalar subquery there, and for IN in the SELECT list).
 
-use crate::binder::expr::contains_call;
+use super::null_rejecting::rejects_null_in;
+use crate::binder::expr::{contains_call, Grouping};
 use crate::binder::scope::Scope;
 use crate::diagnostics::{Diagnostic, Span};
+use crate::functions::AggregateFunction;
 use crate::ir::{null_when_null, visit, Expr, ExprKind};
 use crate::types::DataType;
 use sqlparser::ast as sql;
@@ -39,8 +41,12 @@ pub(crate) struct SelectOuter {
     pub aggregating: bool,
     /// Inside an aggregate call's arguments.
     pub args_depth: usize,
-    /// While the SELECT list binds (not HAVING, ORDER BY).
+    /// While the SELECT list binds (not HAVING, ORDER BY), or the HAVING
+    /// of an EXISTS subquery (`having`).
     pub active: bool,
+    /// The columns are read by the HAVING of a semi join's subquery
+    /// (EXISTS, NOT EXISTS, IN, `op ANY`), not by its SELECT list.
+    pub having: bool,
 }
 
 /// The enclosing query's columns (`OUTER`-free positions in `enclosing`)
@@ -48,6 +54,25 @@ pub(crate) struct SelectOuter {
 /// excluded: they bind on their own).
 pub(crate) fn referenced(
     select: &sql::Select,
+    scope: &Scope,
+    enclosing: &Scope,
+) -> Vec<(usize, DataType, Span)> {
+    let items: Vec<sql::Expr> = select
+        .projection
+        .iter()
+        .filter_map(|item| match item {
+            sql::SelectItem::UnnamedExpr(e) | sql::SelectItem::ExprWithAlias { expr: e, .. } => {
+                Some(e.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    referenced_in(&items, scope, enclosing)
+}
+
+/// The enclosing query's columns that `exprs` read (as [`referenced`]).
+pub(crate) fn referenced_in(
+    exprs: &[sql::Expr],
     scope: &Scope,
     enclosing: &Scope,
 ) -> Vec<(usize, DataType, Span)> {
@@ -71,12 +96,8 @@ pub(crate) fn referenced(
         }
         false
     };
-    for item in &select.projection {
-        if let sql::SelectItem::UnnamedExpr(e) | sql::SelectItem::ExprWithAlias { expr: e, .. } =
-            item
-        {
-            contains_call(e, &look);
-        }
+    for e in exprs {
+        contains_call(e, &look);
     }
     let mut found = found.into_inner();
     found.sort_unstable_by_key(|(o, _, _)| *o);
@@ -113,6 +134,64 @@ pub(crate) fn check_strict(
             )
             .with_note("Flink 2.3 decorrelates it with a join on `=`, so for a NULL it returns the value over no rows (observed: NULL where SQL's answer is 0); make the expression NULL when the column is, or test the column outside the subquery"));
         }
+    }
+    Ok(())
+}
+
+/// Checks the bound HAVING (over the group keys, then the aggregates) of
+/// a semi join's subquery whose aggregate arguments read the
+/// enclosing query: it must not be TRUE for a group where a nullable such
+/// column is NULL, since the value generator's join back on `=` gives that
+/// enclosing row no group at all (`EXISTS`, `IN` FALSE). With the arguments NULL
+/// when the column is ([`check_strict`]), every aggregate of them but
+/// `COUNT` is NULL then.
+pub(crate) fn check_having(
+    having: &Expr,
+    grouping: &Grouping,
+    outer: &SelectOuter,
+    enclosing: &Scope,
+) -> Result<(), Diagnostic> {
+    let width = grouping.keys.len();
+    for &(o, col, ty) in &outer.cols {
+        if !ty.nullable {
+            continue;
+        }
+        let reads = |e: &Expr| {
+            let mut found = false;
+            visit(e, &mut |x| {
+                found |= matches!(x.kind, ExprKind::Column(c) if c == col);
+            });
+            found
+        };
+        let mut nulls = Vec::new();
+        let mut counted = None;
+        for (i, a) in grouping.aggregates.iter().enumerate() {
+            let read = a.args.iter().any(|&p| match p.checked_sub(width) {
+                Some(arg) => reads(&grouping.args[arg]),
+                None => reads(&grouping.keys[p]),
+            });
+            if !read {
+                continue;
+            }
+            if a.function == AggregateFunction::Count {
+                counted = Some(i);
+            } else {
+                nulls.push(width + i);
+            }
+        }
+        if counted.is_none() && rejects_null_in(having, &|c| nulls.contains(&c)) {
+            continue;
+        }
+        let c = &enclosing.columns[o];
+        let name = match &c.qualifier {
+            Some(q) => format!("{q}.{}", c.name),
+            None => c.name.clone(),
+        };
+        return Err(Diagnostic::unsupported(
+            having.span,
+            &format!("a HAVING that reads the enclosing query's nullable `{name}` and may be TRUE where `{name}` is NULL"),
+        )
+        .with_note("Flink 2.3 decorrelates it with a join on `=`, so for a NULL the subquery has no rows; write the HAVING so that it is not TRUE when the aggregate is NULL (`MAX(u.w - t.v) > 0`, not COUNT or IS NULL), or test the column outside the subquery"));
     }
     Ok(())
 }

@@ -14,7 +14,12 @@
 //!
 //! What Flink 2.3 computes right, and so what stmtc accepts
 //! (`docs/flink-observed/subquery-probes/correlated-select/RESULTS.md`,
-//! C9, C10, C16 and C40–C48): those forms. Still refused: `NOT IN` and
+//! C9, C10, C16 and C40–C48): those forms. The aggregate arguments in
+//! such a subquery's HAVING may read the enclosing query too (C8, C50–C52,
+//! C56, C57): they take the value generator of `select_outer.rs`, and
+//! `select_outer::check_having` refuses a HAVING that could be TRUE for a
+//! NULL enclosing value, where the generator's join on `=` (Flink's too)
+//! loses the row (C53, C54). Still refused: `NOT IN` and
 //! `op ALL` (anti joins whose compared value reads the enclosing query;
 //! Flink 2.3's rows are wrong for `NOT IN`, C12), `IN` elsewhere than as a
 //! WHERE conjunct (C11: wrong in Flink), aggregating subqueries (the
@@ -30,6 +35,16 @@ use super::{OUTER, VALUE};
 
 /// Whether an item of the SELECT list holds a subquery.
 pub(crate) fn holds_subquery(select: &sql::Select) -> bool {
+    select.projection.iter().any(|item| match item {
+        sql::SelectItem::UnnamedExpr(e) | sql::SelectItem::ExprWithAlias { expr: e, .. } => {
+            holds_subquery_in(e)
+        }
+        _ => false,
+    })
+}
+
+/// Whether `e` holds a subquery.
+pub(crate) fn holds_subquery_in(e: &sql::Expr) -> bool {
     let is_subquery = |e: &sql::Expr| {
         matches!(
             e,
@@ -45,12 +60,7 @@ pub(crate) fn holds_subquery(select: &sql::Select) -> bool {
                 if matches!(**right, sql::Expr::Subquery(_))
         )
     };
-    select.projection.iter().any(|item| match item {
-        sql::SelectItem::UnnamedExpr(e) | sql::SelectItem::ExprWithAlias { expr: e, .. } => {
-            contains_call(e, &is_subquery)
-        }
-        _ => false,
-    })
+    contains_call(e, &is_subquery)
 }
 
 /// Whether `e` reads the enclosing query (`OUTER + i`).
@@ -125,6 +135,10 @@ mod tests {
             "SELECT k FROM t WHERE v > SOME (SELECT u.w + t.k FROM u)",
             "SELECT k FROM t WHERE v IN (SELECT DISTINCT u.w + t.k FROM u)",
             "SELECT k FROM t WHERE v IN (SELECT t.v FROM u WHERE u.k = t.k)",
+            // HAVING's aggregate arguments (the value generator).
+            "SELECT k FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING MAX(u.w - t.v) > 0)",
+            "SELECT k FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.w > 0 GROUP BY u.k HAVING MAX(u.w - t.v + t.k) > 0)",
+            "SELECT k FROM t WHERE k IN (SELECT u.k FROM u GROUP BY u.k HAVING SUM(u.w * t.v) > 0 AND COUNT(*) > 1)",
         ] {
             check(&format!("INSERT INTO o {q};"), "ok");
         }
@@ -155,6 +169,27 @@ mod tests {
         check(
             "INSERT INTO o SELECT k FROM t WHERE v IN (SELECT u.w + (SELECT MAX(w) FROM u) + t.k FROM u);",
             "a reference to the enclosing query's `t.k` in a subquery's SELECT list",
+        );
+        // HAVING that may be TRUE for a NULL enclosing value: Flink is wrong.
+        for having in [
+            "MAX(u.w - t.v) IS NULL",
+            "COUNT(u.w - t.v) = 0",
+            "MAX(u.w - t.v) > 0 OR COUNT(*) > 1",
+        ] {
+            check(
+                &format!("INSERT INTO o SELECT k FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING {having});"),
+                "a HAVING that reads the enclosing query's nullable `t.v` and may be TRUE where `t.v` is NULL",
+            );
+        }
+        // HAVING reading the WHERE's key column: Flink is wrong.
+        check(
+            "INSERT INTO o SELECT k FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING MAX(u.w - t.k) > 3);",
+            "a subquery whose HAVING reads an enclosing column that its WHERE correlates on",
+        );
+        // Outside an aggregate: Flink refuses.
+        check(
+            "INSERT INTO o SELECT k FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING MAX(u.w) > t.v);",
+            "a reference to the enclosing query's `t.v` in a subquery's HAVING",
         );
         // Two levels out.
         check(

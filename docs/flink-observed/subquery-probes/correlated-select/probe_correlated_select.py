@@ -63,6 +63,14 @@ qs = {
  'C47 EXISTS, outer column in the SELECT list, no WHERE': "SELECT k, v FROM t WHERE EXISTS (SELECT t.v FROM u WHERE u.w > 50)",
  'C48 IN, outer column in a CASE of the SELECT list': "SELECT k, v FROM t WHERE v IN (SELECT CASE WHEN t.v IS NULL THEN 5 ELSE u.w + t.k END FROM u)",
  'C49 > ALL, outer column in the SELECT list': "SELECT k, v FROM t WHERE v > ALL (SELECT u.w + t.k FROM u WHERE u.k = t.k)",
+ 'C50 NOT EXISTS HAVING, outer column inside the aggregate': "SELECT k, v FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING MAX(u.w - t.v) > 0)",
+ 'C51 EXISTS HAVING SUM and COUNT, uncorrelated WHERE': "SELECT k, v FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.w > 3 GROUP BY u.k HAVING SUM(u.w * t.v) > 100 AND COUNT(*) > 1)",
+ 'C52 EXISTS HAVING MIN, non-equi WHERE': "SELECT k, v FROM t WHERE k > 1 AND EXISTS (SELECT u.k FROM u WHERE u.k < t.k GROUP BY u.k HAVING MIN(u.w + t.v) < 30)",
+ 'C53 EXISTS HAVING IS NULL over the outer column': "SELECT k, v FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING MAX(u.w - t.v) IS NULL)",
+ 'C54 EXISTS HAVING COUNT of the outer column': "SELECT k, v FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING COUNT(u.w - t.v) = 0)",
+ 'C55 EXISTS HAVING, the WHERE key column in the aggregate': "SELECT k, v FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING MAX(u.w - t.k) > 3)",
+ 'C56 EXISTS HAVING, two outer columns': "SELECT k, v FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.w > 0 GROUP BY u.k HAVING MAX(u.w - t.v + t.k) > 0)",
+ 'C57 IN with HAVING, outer column inside the aggregate': "SELECT k, v FROM t WHERE k IN (SELECT u.k FROM u GROUP BY u.k HAVING MAX(u.w - t.v) > 0)",
 }
 sel = sys.argv[1:]
 for name, q in qs.items():
