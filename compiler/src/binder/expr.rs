@@ -954,15 +954,22 @@ impl Binder<'_> {
                     let vspan = v.span;
                     self.comparison(BinaryOp::Eq, x.clone(), v, vspan)?
                 }
-                None => self.bind_condition(
-                    &when.condition,
-                    &mut ExprCx {
-                        scope: cx.scope,
-                        clause: "CASE WHEN",
-                        grouping: cx.grouping.as_deref_mut(),
-                    },
-                    span,
-                )?,
+                None => {
+                    // Only tested for TRUE: an IN there may read the
+                    // enclosing query in its SELECT list (semi_select.rs).
+                    let mark = self.note_positive(&when.condition);
+                    let bound = self.bind_condition(
+                        &when.condition,
+                        &mut ExprCx {
+                            scope: cx.scope,
+                            clause: "CASE WHEN",
+                            grouping: cx.grouping.as_deref_mut(),
+                        },
+                        span,
+                    );
+                    self.forget_positive(mark);
+                    bound?
+                }
             };
             let result = self.bind_expr(&when.result, cx, span)?;
             branches.push((cond, result));

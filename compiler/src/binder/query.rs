@@ -376,7 +376,10 @@ impl Binder<'_> {
     ) -> Option<Rel> {
         let span = self.span(select.span(), fallback);
         let allow_outer = self.take_allow_select_outer() && correlation.is_some();
-        let semi_outer = self.take_allow_semi_select(select) && correlation.is_some();
+        let semi = self
+            .take_allow_semi_select(select)
+            .filter(|_| correlation.is_some());
+        let semi_outer = semi.is_some();
         let unsupported_clause = [
             (select.top.is_some(), "TOP"),
             (select.into.is_some(), "SELECT INTO"),
@@ -433,7 +436,7 @@ impl Binder<'_> {
         // columns join the WHERE's value generator (subquery/select_outer.rs).
         // So may the aggregate arguments of a semi join's subquery's HAVING.
         let select_outer = (allow_outer && self.begin_select_outer(select, &scope))
-            || (semi_outer && self.begin_having_outer(select, &scope));
+            || (semi == Some(true) && self.begin_having_outer(select, &scope));
 
         // WHERE (subqueries become joins; see subquery.rs)
         let mut correlated = Vec::new();

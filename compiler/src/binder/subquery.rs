@@ -89,11 +89,16 @@ pub(crate) struct SubqueryState {
     /// The next SELECT that takes the correlation is such a subquery's.
     allow_select_outer: bool,
     /// A subquery tested by a semi or anti join binds next: its SELECT
-    /// list may read the enclosing query (`semi_select.rs`), and so may its
-    /// HAVING's aggregate arguments (`select_outer.rs`).
-    semi_in_where: bool,
+    /// list may read the enclosing query (`semi_select.rs`); `Some(true)`:
+    /// so may its HAVING's aggregate arguments (`select_outer.rs`), not
+    /// for a mark's subquery (`Some(false)`).
+    semi_in_where: Option<bool>,
     /// The next SELECT that takes the correlation is such a subquery's.
-    allow_semi_select: bool,
+    allow_semi_select: Option<bool>,
+    /// Addresses of the `IN` / `op ANY` subqueries whose value the WHERE
+    /// or CASE WHEN condition that binds only tests for TRUE
+    /// (`semi_select::positive_queries`).
+    positive: Vec<usize>,
     /// The enclosing columns of `select_extra` are read by HAVING.
     select_extra_having: bool,
     /// The enclosing columns its SELECT list reads, for the generator.
@@ -642,7 +647,7 @@ impl Binder<'_> {
                 &format!("a reference to the enclosing query's `{column}` in a subquery's {clause}"),
             )
             .with_note(
-                "a subquery may read the enclosing query in its WHERE; in its own SELECT list too when it is a scalar subquery in the enclosing SELECT list (an aggregate argument, or without aggregates) or, without aggregates, the subquery of a WHERE conjunct EXISTS, NOT EXISTS, IN or `op ANY`; stmtc refuses the other places, where Flink 2.3 often refuses, fails or returns wrong rows (docs/sql-reference/subqueries.md)",
+                "a subquery may read the enclosing query in its WHERE; in its own SELECT list too when it is a scalar subquery in the enclosing SELECT list (an aggregate argument, or without aggregates), the subquery of EXISTS or NOT EXISTS, or, without aggregates, of IN or `op ANY` whose value only a WHERE or CASE WHEN condition tests (through AND and OR); stmtc refuses the other places, where Flink 2.3 often refuses, fails or returns wrong rows (docs/sql-reference/subqueries.md)",
             )
         } else {
             Diagnostic::unsupported(
@@ -859,6 +864,21 @@ impl Binder<'_> {
     /// refer to the enclosing query are returned instead; `aggregates` says
     /// whether the SELECT aggregates.
     pub(crate) fn bind_where(
+        &mut self,
+        selection: &sql::Expr,
+        input: Rel,
+        scope: &Scope,
+        outer: Option<&Scope>,
+        aggregates: bool,
+        span: Span,
+    ) -> Option<(Rel, Vec<Expr>)> {
+        let mark = self.note_positive(selection);
+        let bound = self.bind_where_clause(selection, input, scope, outer, aggregates, span);
+        self.forget_positive(mark);
+        bound
+    }
+
+    fn bind_where_clause(
         &mut self,
         selection: &sql::Expr,
         input: Rel,
@@ -1160,9 +1180,9 @@ impl Binder<'_> {
         };
         // EXISTS, NOT EXISTS, IN and `op ANY` may read the enclosing query
         // in the SELECT list too (`semi_select.rs`); NOT IN and ALL not.
-        self.subq.semi_in_where = !matches!(operand, Some((_, _, true)));
+        self.subq.semi_in_where = (!matches!(operand, Some((_, _, true)))).then_some(true);
         let sub = self.bind_subquery(query, Some(scope), reader, span);
-        self.subq.semi_in_where = false;
+        self.subq.semi_in_where = None;
         self.subq.resolving_outer = saved;
         let mut sub = sub?;
         let anti = negated_exists == Some(true) || matches!(operand, Some((_, _, true)));
@@ -1360,7 +1380,7 @@ impl Binder<'_> {
         let semi = std::mem::take(&mut self.subq.semi_in_where);
         let saved_semi = std::mem::replace(
             &mut self.subq.allow_semi_select,
-            semi && plain && scope.is_some(),
+            semi.filter(|_| plain && scope.is_some()),
         );
         let saved_select_outer = self.subq.select_outer.take();
         let saved_extra = std::mem::take(&mut self.subq.select_extra);
@@ -1476,8 +1496,31 @@ impl Binder<'_> {
 
     /// For a SELECT that starts binding: whether its SELECT list may read
     /// the enclosing query as a semi join's condition (`semi_select.rs`).
-    pub(crate) fn take_allow_semi_select(&mut self, select: &sql::Select) -> bool {
-        std::mem::take(&mut self.subq.allow_semi_select) && !semi_select::holds_subquery(select)
+    /// `Some(true)`: its HAVING's aggregate arguments too.
+    pub(crate) fn take_allow_semi_select(&mut self, select: &sql::Select) -> Option<bool> {
+        std::mem::take(&mut self.subq.allow_semi_select)
+            .filter(|_| !semi_select::holds_subquery(select))
+    }
+
+    /// Records the `IN` / `op ANY` subqueries of the condition `e` (a
+    /// WHERE or CASE WHEN condition) whose value is only tested for TRUE;
+    /// returns the mark to [`Self::forget_positive`] after it binds.
+    pub(crate) fn note_positive(&mut self, e: &sql::Expr) -> usize {
+        let mark = self.subq.positive.len();
+        semi_select::positive_queries(e, &mut self.subq.positive);
+        mark
+    }
+
+    pub(crate) fn forget_positive(&mut self, mark: usize) {
+        self.subq.positive.truncate(mark);
+    }
+
+    /// Whether `query` is the subquery of an `IN` / `op ANY` whose value is
+    /// only tested for TRUE.
+    fn is_positive(&self, query: &sql::Query) -> bool {
+        self.subq
+            .positive
+            .contains(&(query as *const sql::Query as usize))
     }
 
     /// While the SELECT list of such a subquery binds: its enclosing

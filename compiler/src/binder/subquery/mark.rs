@@ -140,11 +140,14 @@ fn negated(e: Expr, negate: bool, span: Span) -> Expr {
 impl Binder<'_> {
     /// Binds a subquery whose mark an expression reads; returns it with its
     /// correlation pairs, or why they are not all `inner = outer`.
+    /// With `select_outer`, its SELECT list may read the enclosing query
+    /// (`semi_select.rs`).
     fn mark_subquery(
         &mut self,
         query: &sql::Query,
         what: &str,
         reader: Reader,
+        select_outer: bool,
         cx: &mut ExprCx<'_>,
         span: Span,
     ) -> BResult<(BoundSub, BResult<Pairs>)> {
@@ -157,7 +160,10 @@ impl Binder<'_> {
         let grouped =
             self.subq.grouped_frames.last().map(|i| i + 1) == Some(self.subq.frames.len());
         let scope = cx.scope;
-        let sub = self.bind_subquery(query, Some(scope), reader, span)?;
+        self.subq.semi_in_where = select_outer.then_some(false);
+        let sub = self.bind_subquery(query, Some(scope), reader, span);
+        self.subq.semi_in_where = None;
+        let sub = sub?;
         if !sub.corr.is_empty() {
             if grouped {
                 self.check_grouped_correlation(&sub, cx, what, span)?;
@@ -212,9 +218,11 @@ impl Binder<'_> {
         cx: &mut ExprCx<'_>,
         span: Span,
     ) -> BResult<Expr> {
-        // Its rows are only counted: a nested subquery may refer past it.
-        let (sub, pairs) =
-            self.mark_subquery(query, "EXISTS subquery", Reader::Exists, cx, span)?;
+        // Its rows are only counted: a nested subquery may refer past it,
+        // and its SELECT list may read the enclosing query (not read).
+        let (mut sub, pairs) =
+            self.mark_subquery(query, "EXISTS subquery", Reader::Exists, true, cx, span)?;
+        sub.items.clear();
         let mut rows = mark_rows(sub, pairs, cx.scope.columns.len(), span)?;
         let pairs = std::mem::take(&mut rows.pairs);
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
@@ -257,7 +265,11 @@ impl Binder<'_> {
     ) -> BResult<Expr> {
         let x = self.mark_operand(operand, cx, span)?;
         // (Not observed on Flink 2.3 with a nested subquery that refers past it.)
-        let (sub, pairs) = self.mark_subquery(query, "IN subquery", Reader::Value, cx, span)?;
+        // Where only TRUE counts, its SELECT list may read the enclosing
+        // query (`semi_select.rs`).
+        let select_outer = !negate && self.is_positive(query);
+        let (sub, pairs) =
+            self.mark_subquery(query, "IN subquery", Reader::Value, select_outer, cx, span)?;
         one_column(&sub, span)?;
         let y_ty = sub.rel.schema[0].ty;
         let mut rows = mark_rows(sub, pairs, cx.scope.columns.len(), span)?;
@@ -349,8 +361,15 @@ impl Binder<'_> {
         } else {
             Reader::Ordered
         };
-        let (sub, pairs) =
-            self.mark_subquery(query, "ANY, SOME or ALL subquery", reader, cx, span)?;
+        let select_outer = !all && self.is_positive(query);
+        let (sub, pairs) = self.mark_subquery(
+            query,
+            "ANY, SOME or ALL subquery",
+            reader,
+            select_outer,
+            cx,
+            span,
+        )?;
         one_column(&sub, span)?;
         // `x op ALL s` is `NOT (x op' SOME s)`, op' the negated comparison.
         let op = if all { super::negate(op) } else { op };
@@ -484,6 +503,14 @@ fn mark_rows(
     width: usize,
     span: Span,
 ) -> BResult<MarkRows> {
+    if !sub.items.is_empty() {
+        // The value reads the enclosing row: computed over `u ++ sub`.
+        let refusal = Diagnostic::unsupported(
+            span,
+            "an IN or ANY subquery inside an expression whose SELECT list refers two or more levels out",
+        );
+        return over_input(sub, refusal, width, span);
+    }
     match pairs {
         Ok(pairs) => Ok(MarkRows {
             y: 0,
@@ -504,8 +531,19 @@ fn mark_rows(
 /// nothing: the subquery has no rows there, which is right only when the
 /// correlation cannot be TRUE for a NULL (`null_rejecting.rs`). `refusal`
 /// says why the keys alone do not do.
-fn over_input(sub: BoundSub, refusal: Diagnostic, width: usize, span: Span) -> BResult<MarkRows> {
-    if any_column_of(&sub.corr, width) {
+fn over_input(
+    mut sub: BoundSub,
+    refusal: Diagnostic,
+    width: usize,
+    span: Span,
+) -> BResult<MarkRows> {
+    // The SELECT item that reads the enclosing query (`semi_select.rs`).
+    let item = sub.items.drain(..).find(|(k, _)| *k == 0).map(|(_, e)| e);
+    if any_column_of(&sub.corr, width)
+        || item
+            .iter()
+            .any(|e| any_column_of(std::slice::from_ref(e), width))
+    {
         return Err(refusal.with_note(
             "an EXISTS, IN or quantified comparison inside an expression (under OR, in CASE) that refers two or more levels out: Flink 2.3 returns wrong rows for it there",
         ));
@@ -513,8 +551,11 @@ fn over_input(sub: BoundSub, refusal: Diagnostic, width: usize, span: Span) -> B
     // Decorrelated through the distinct enclosing values, as Flink does:
     // right only where a NULL among them cannot satisfy the condition.
     super::null_rejecting::check(&sub.corr)?;
+    if let Some(e) = &item {
+        super::semi_select::check_strict_item(e)?;
+    }
     let mut outer: Vec<(usize, DataType)> = Vec::new();
-    for c in &sub.corr {
+    for c in sub.corr.iter().chain(&item) {
         crate::ir::visit(c, &mut |x| {
             if let ExprKind::Column(i) = x.kind {
                 if i >= OUTER && !outer.iter().any(|(o, _)| *o == i - OUTER) {
@@ -529,14 +570,22 @@ fn over_input(sub: BoundSub, refusal: Diagnostic, width: usize, span: Span) -> B
         .enumerate()
         .map(|(g, &(o, ty))| (g, column(OUTER + o, ty, span)))
         .collect();
+    // The item is appended to the `u ++ sub` rows.
+    let y = outer.len()
+        + if item.is_some() {
+            sub.rel.schema.len()
+        } else {
+            0
+        };
     Ok(MarkRows {
-        y: outer.len(),
+        y,
         pairs,
         generator: None,
         source: Source::OverInput(OverInput {
             sub: sub.rel,
             corr: sub.corr,
             outer: outer.into_iter().map(|(o, _)| o).collect(),
+            item,
             span,
             build: None,
         }),
@@ -548,8 +597,11 @@ pub(super) struct OverInput {
     sub: Rel,
     /// Over `OUTER + i` (input column `i`) and `sub`'s columns.
     corr: Vec<Expr>,
-    /// The input columns the correlation uses, ascending.
+    /// The input columns the correlation (and `item`) use, ascending.
     outer: Vec<usize>,
+    /// The IN / ANY value when it reads the enclosing query (over `OUTER +
+    /// i` and `sub`'s columns), appended to the joined rows.
+    item: Option<Expr>,
     span: Span,
     /// The mark's joins over `u ++ sub` rows (set by `push_mark`).
     build: Option<JoinBuilder>,
@@ -578,25 +630,32 @@ impl OverInput {
             span,
         ));
         let outer = &self.outer;
-        let condition = and_all(
-            self.corr
-                .into_iter()
-                .map(|c| {
-                    remap(c, &|i| {
-                        if i >= OUTER {
-                            outer
-                                .iter()
-                                .position(|&o| o == i - OUTER)
-                                .expect("collected")
-                        } else {
-                            m + i
-                        }
-                    })
-                })
-                .collect(),
-            span,
-        );
-        let joined = super::join(JoinKind::Inner, values, self.sub, condition);
+        let over_joined = |c: Expr| {
+            remap(c, &|i| {
+                if i >= OUTER {
+                    outer
+                        .iter()
+                        .position(|&o| o == i - OUTER)
+                        .expect("collected")
+                } else {
+                    m + i
+                }
+            })
+        };
+        let condition = and_all(self.corr.into_iter().map(over_joined).collect(), span);
+        let mut joined = super::join(JoinKind::Inner, values, self.sub, condition);
+        if let Some(item) = self.item {
+            let mut exprs: Vec<Expr> = joined
+                .schema
+                .iter()
+                .enumerate()
+                .map(|(i, f)| column(i, f.ty, span))
+                .collect();
+            let mut names: Vec<String> = joined.schema.iter().map(|f| f.name.clone()).collect();
+            exprs.push(over_joined(item));
+            names.push("$item".to_string());
+            joined = crate::binder::query::project(joined, exprs, names, span);
+        }
         let build = self.build.expect("set by push_mark");
         build(joined)
     }

@@ -19,15 +19,26 @@
 //! C56, C57): they take the value generator of `select_outer.rs`, and
 //! `select_outer::check_having` refuses a HAVING that could be TRUE for a
 //! NULL enclosing value, where the generator's join on `=` (Flink's too)
-//! loses the row (C53, C54). Still refused: `NOT IN` and
-//! `op ALL` (anti joins whose compared value reads the enclosing query;
-//! Flink 2.3's rows are wrong for `NOT IN`, C12), `IN` elsewhere than as a
-//! WHERE conjunct (C11: wrong in Flink), aggregating subqueries (the
-//! value generator's forms, `select_outer.rs`), and a SELECT list holding a
-//! subquery of its own.
+//! loses the row (C53, C54).
+//!
+//! Inside an expression (a mark, `mark.rs`): `EXISTS` and `NOT EXISTS`
+//! anywhere, their SELECT list unread (C58–C61); `IN` and `op ANY|SOME`
+//! only where their value is tested for TRUE alone, a WHERE or CASE WHEN
+//! condition through AND, OR and IS TRUE ([`positive_queries`]: C46, C62,
+//! C63, C65, C66, C68, C69). Their value is computed over the distinct
+//! enclosing values joined with the subquery (`mark::over_input`), as
+//! Flink does, which gives FALSE where SQL says NULL for a NULL enclosing
+//! value (C11): harmless where only TRUE counts, and the item must be NULL
+//! then ([`check_strict_item`], C67).
+//!
+//! Still refused: `NOT IN` and `op ALL` (anti joins whose compared value
+//! reads the enclosing query; Flink 2.3's rows are wrong, C12, C49, C64),
+//! `IN` as a value (C11: wrong in Flink), aggregating subqueries but for
+//! HAVING's arguments, and a SELECT list holding a subquery of its own.
 
 use crate::binder::expr::contains_call;
-use crate::ir::{visit, Expr, ExprKind, Literal};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{null_when_null, visit, Expr, ExprKind, Literal};
 use crate::types::DataType;
 use sqlparser::ast as sql;
 
@@ -61,6 +72,64 @@ pub(crate) fn holds_subquery_in(e: &sql::Expr) -> bool {
         )
     };
     contains_call(e, &is_subquery)
+}
+
+/// The subqueries of `IN` and `op ANY|SOME` in `e` whose value is only
+/// tested for TRUE: `e` is a WHERE condition or a CASE WHEN condition, and
+/// the path to them is through AND, OR, parentheses and IS TRUE only. There
+/// a NULL and FALSE of the predicate mean the same, so Flink 2.3's value
+/// generator (FALSE where SQL says NULL, C11) gives SQL's rows; their
+/// addresses are added to `out`.
+pub(crate) fn positive_queries(e: &sql::Expr, out: &mut Vec<usize>) {
+    match e {
+        sql::Expr::Nested(x) | sql::Expr::IsTrue(x) => positive_queries(x, out),
+        sql::Expr::BinaryOp {
+            left,
+            op: sql::BinaryOperator::And | sql::BinaryOperator::Or,
+            right,
+        } => {
+            positive_queries(left, out);
+            positive_queries(right, out);
+        }
+        sql::Expr::In {
+            target: sql::InTarget::Subquery(q),
+            negated: false,
+            ..
+        } => out.push(&**q as *const sql::Query as usize),
+        sql::Expr::AnyOp { right, .. } => {
+            if let sql::Expr::Subquery(q) = &**right {
+                out.push(&**q as *const sql::Query as usize);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Checks the SELECT item of an `IN` / `op ANY` inside an expression that
+/// reads the enclosing query (over `OUTER + i` and the subquery's output):
+/// the value generator's join back on `=` gives an enclosing row with a
+/// NULL in such a column no subquery rows, which is right only when the
+/// item is then NULL for every row (C67: `CASE WHEN t.k IS NULL THEN 5
+/// ...` is not).
+pub(crate) fn check_strict_item(item: &Expr) -> Result<(), Diagnostic> {
+    let mut nullable = Vec::new();
+    visit(item, &mut |x| {
+        if let ExprKind::Column(c) = x.kind {
+            if (OUTER..VALUE).contains(&c) && x.ty.nullable && !nullable.contains(&c) {
+                nullable.push(c);
+            }
+        }
+    });
+    for c in nullable {
+        if !null_when_null(item, &|i| i == c) {
+            return Err(Diagnostic::unsupported(
+                item.span,
+                "a SELECT list of an IN or ANY subquery inside an expression that may be non-NULL where a nullable column of the enclosing query it reads is NULL",
+            )
+            .with_note("Flink 2.3 decorrelates it with a join on `=`, so for a NULL the subquery has no rows (observed: `v IN (SELECT CASE WHEN t.k IS NULL THEN 5 ELSE u.w END FROM u)` under OR loses a row)"));
+        }
+    }
+    Ok(())
 }
 
 /// Whether `e` reads the enclosing query (`OUTER + i`).
@@ -139,6 +208,12 @@ mod tests {
             "SELECT k FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING MAX(u.w - t.v) > 0)",
             "SELECT k FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.w > 0 GROUP BY u.k HAVING MAX(u.w - t.v + t.k) > 0)",
             "SELECT k FROM t WHERE k IN (SELECT u.k FROM u GROUP BY u.k HAVING SUM(u.w * t.v) > 0 AND COUNT(*) > 1)",
+            // Marks: EXISTS anywhere, IN / ANY where only TRUE counts.
+            "SELECT CASE WHEN EXISTS (SELECT t.v FROM u WHERE u.k = t.k) THEN 1 END FROM t",
+            "SELECT k FROM t WHERE NOT (k = 4 OR EXISTS (SELECT t.v FROM u))",
+            "SELECT k FROM t WHERE k = 4 OR v IN (SELECT u.w + t.k FROM u WHERE u.w < t.v)",
+            "SELECT k FROM t WHERE (k = 4 OR v > SOME (SELECT u.w + t.k FROM u)) AND k > 0",
+            "SELECT CASE WHEN v IN (SELECT u.w + t.k FROM u) OR k = 1 THEN 1 END FROM t",
         ] {
             check(&format!("INSERT INTO o {q};"), "ok");
         }
@@ -157,8 +232,25 @@ mod tests {
         );
         // IN in the SELECT list (a mark join): Flink's rows are wrong.
         check(
-            "INSERT INTO o SELECT CASE WHEN v IN (SELECT u.w + t.k FROM u) THEN 1 END FROM t;",
+            "INSERT INTO o SELECT CAST(v IN (SELECT u.w + t.k FROM u) AS INT) FROM t;",
             "a reference to the enclosing query's `t.k` in a subquery's SELECT list",
+        );
+        // Marks whose NULL is not FALSE: Flink's value is FALSE where SQL's
+        // is NULL (C11, C64).
+        for q in [
+            "SELECT k FROM t WHERE NOT (v IN (SELECT u.w + t.k FROM u)) OR k = 4",
+            "SELECT k FROM t WHERE (k = 4 OR v IN (SELECT u.w + t.k FROM u)) IS NOT FALSE",
+            "SELECT k FROM t WHERE k = 4 OR v > ALL (SELECT u.w + t.k FROM u)",
+        ] {
+            check(
+                &format!("INSERT INTO o {q};"),
+                "a reference to the enclosing query's `t.k` in a subquery's SELECT list",
+            );
+        }
+        // A mark's item that is not NULL for a NULL enclosing value (C67).
+        check(
+            "INSERT INTO o SELECT k FROM t WHERE k = 4 OR v IN (SELECT CASE WHEN t.k IS NULL THEN 5 ELSE u.w END FROM u);",
+            "a SELECT list of an IN or ANY subquery inside an expression that may be non-NULL",
         );
         // Aggregating: the value generator's forms.
         check(

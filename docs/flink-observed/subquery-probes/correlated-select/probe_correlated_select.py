@@ -71,6 +71,18 @@ qs = {
  'C55 EXISTS HAVING, the WHERE key column in the aggregate': "SELECT k, v FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING MAX(u.w - t.k) > 3)",
  'C56 EXISTS HAVING, two outer columns': "SELECT k, v FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.w > 0 GROUP BY u.k HAVING MAX(u.w - t.v + t.k) > 0)",
  'C57 IN with HAVING, outer column inside the aggregate': "SELECT k, v FROM t WHERE k IN (SELECT u.k FROM u GROUP BY u.k HAVING MAX(u.w - t.v) > 0)",
+ 'C58 EXISTS in a CASE of the SELECT list, outer column in its SELECT list': "SELECT k, CASE WHEN EXISTS (SELECT t.v FROM u WHERE u.k = t.k) THEN 1 ELSE 0 END FROM t",
+ 'C59 EXISTS under OR, outer column in its SELECT list': "SELECT k, v FROM t WHERE k = 4 OR EXISTS (SELECT t.v FROM u WHERE u.k = t.k)",
+ 'C60 EXISTS under NOT and OR, outer column in its SELECT list': "SELECT k, v FROM t WHERE NOT (k = 4 OR EXISTS (SELECT t.v + u.w FROM u WHERE u.k = t.k))",
+ 'C61 EXISTS as a SELECT value, uncorrelated WHERE': "SELECT k, CASE WHEN EXISTS (SELECT t.v FROM u WHERE u.w > 50) THEN 1 ELSE 0 END FROM t",
+ 'C62 IN under OR, correlated, outer column in the SELECT list': "SELECT k, v FROM t WHERE k = 4 OR v IN (SELECT u.w + t.k FROM u WHERE u.k = t.k)",
+ 'C63 > SOME under OR, outer column in the SELECT list': "SELECT k, v FROM t WHERE k = 4 OR v > SOME (SELECT u.w + t.k FROM u)",
+ 'C64 NOT IN under OR, outer column in the SELECT list': "SELECT k, v FROM t WHERE NOT (v IN (SELECT u.w + t.k FROM u)) OR k = 4",
+ 'C65 IN under OR under AND': "SELECT k, v FROM t WHERE (v IN (SELECT u.w + t.k FROM u) OR k = 4) AND v IS NOT NULL",
+ 'C66 IN under OR, non-equi WHERE': "SELECT k, v FROM t WHERE k = 4 OR v IN (SELECT u.w + t.k FROM u WHERE u.w < t.v)",
+ 'C67 IN under OR, item not NULL for a NULL outer column': "SELECT k, v FROM t WHERE k = 4 OR v IN (SELECT CASE WHEN t.k IS NULL THEN 5 ELSE u.w END FROM u)",
+ 'C68 = ANY under OR': "SELECT k, v FROM t WHERE k = 4 OR v = ANY (SELECT u.w + t.k FROM u)",
+ 'C69 IN in a CASE, outer column in the SELECT list': "SELECT k, CASE WHEN v IN (SELECT u.w + t.k FROM u) THEN 1 ELSE 0 END FROM t",
 }
 sel = sys.argv[1:]
 for name, q in qs.items():
