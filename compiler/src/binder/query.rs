@@ -316,6 +316,7 @@ impl Binder<'_> {
                     .collect()
             })
             .collect();
+        self.note_values(span);
         Some(Rel {
             kind: RelKind::Values { rows },
             schema,
@@ -407,6 +408,7 @@ impl Binder<'_> {
 
         // FROM
         let (mut input, scope) = if select.from.is_empty() {
+            self.note_one_row(span);
             (one_row(span), Scope::default())
         } else {
             let mut acc: Option<(Rel, Scope)> = None;
@@ -1246,6 +1248,7 @@ impl Binder<'_> {
                 Some(self.scan(id, span))
             }
             Some(CatalogEntry::View(i)) => {
+                self.read_view_values_from(i);
                 let mut rel = self.job.views[i].query.clone();
                 rel.span = span;
                 Some(rel)

@@ -55,6 +55,7 @@ mod not_in;
 mod null_rejecting;
 mod pre_aggregate;
 pub(crate) mod select_outer;
+pub(crate) mod values_from;
 
 /// Column numbers at and above this refer to the enclosing query's scope
 /// (`OUTER + i` is its column `i`), while a correlated WHERE binds.
@@ -1096,6 +1097,9 @@ impl Binder<'_> {
         let sub = self.bind_subquery(query, Some(scope), reader, span);
         self.subq.resolving_outer = saved;
         let mut sub = sub?;
+        if let Some((_, op, all)) = operand {
+            self.note_quantified(&sub, op, all, span);
+        }
         let anti = negated_exists == Some(true) || matches!(operand, Some((_, _, true)));
         if let Some(g) = sub.generator.take() {
             // An aggregating subquery correlated by more than keys: its rows
@@ -1474,6 +1478,7 @@ impl Binder<'_> {
         let past_ok = self.subq.past_frame == Some(self.subq.frames.len());
         self.subq.scalar_in_select = !grouped && cx.clause == "SELECT";
         let mut sub = self.bind_subquery(query, Some(scope), reader, span)?;
+        self.note_correlate(&sub, span);
         let generator = sub.generator.take();
         if grouped && !sub.corr.is_empty() {
             self.check_grouped_correlation(&sub, cx, "scalar subquery", span)?;

@@ -158,6 +158,7 @@ impl Binder<'_> {
             self.subq.grouped_frames.last().map(|i| i + 1) == Some(self.subq.frames.len());
         let scope = cx.scope;
         let sub = self.bind_subquery(query, Some(scope), reader, span)?;
+        self.note_correlate(&sub, span);
         if !sub.corr.is_empty() {
             if grouped {
                 self.check_grouped_correlation(&sub, cx, what, span)?;
