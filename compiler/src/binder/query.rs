@@ -57,7 +57,10 @@ impl Binder<'_> {
             }
             for cte in &with.cte_tables {
                 let cte_span = self.span(cte.alias.name.span, span);
-                let mut rel = self.bind_query(&cte.query, cte_span)?;
+                let outer = self.begin_cte_values_from();
+                let rel = self.bind_query(&cte.query, cte_span);
+                self.end_cte_values_from(outer, self.ctes.len());
+                let mut rel = rel?;
                 if !cte.alias.columns.is_empty() {
                     if cte.alias.columns.len() != rel.schema.len() {
                         self.error(Diagnostic::error(
@@ -1226,8 +1229,9 @@ impl Binder<'_> {
     /// A table, view or CTE by name: its rows with every column (computed
     /// columns evaluated).
     fn resolve_relation(&mut self, name: &str, span: Span) -> Option<Rel> {
-        if let Some((_, rel)) = self.ctes.iter().rev().find(|(n, _)| n == name) {
-            return Some(rel.clone());
+        if let Some(i) = self.ctes.iter().rposition(|(n, _)| n == name) {
+            self.read_cte_values_from(i);
+            return Some(self.ctes[i].1.clone());
         }
         match self.names.get(name).map(|(entry, _)| *entry) {
             Some(CatalogEntry::Table(id)) => {

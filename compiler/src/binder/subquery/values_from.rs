@@ -5,7 +5,8 @@
 //! Flink turns most correlated subqueries into a `Correlate` that Calcite's
 //! decorrelator must remove, and the decorrelator gives up on the whole
 //! statement when its plan holds a `Values` anywhere: in the enclosing FROM
-//! (cross joined, joined ON, alone, in a derived table, a view or a CTE), in
+//! (cross joined, joined ON, alone, in a derived table, a view or a CTE it
+//! reads), in
 //! another branch of a UNION ALL, in a sibling or nested subquery, or as a
 //! SELECT without FROM (Calcite's one-row `Values`). The correlated
 //! subqueries Flink joins without a `Correlate` are unaffected: a WHERE
@@ -15,8 +16,8 @@
 //! OR, HAVING), and the other quantified comparisons.
 //!
 //! While a statement binds, the first such subquery and the first VALUES are
-//! recorded; a view keeps what its query held, for the statements that read
-//! it. An INSERT holding both is refused at the subquery.
+//! recorded; a view or CTE keeps what its query held, for the statements that
+//! read it (an unread CTE is not in Flink's plan). An INSERT holding both is refused at the subquery.
 
 use std::collections::BTreeMap;
 
@@ -47,6 +48,9 @@ pub(crate) struct ValuesFrom {
     current: Found,
     /// Per view (its index in `BoundJob::views`).
     views: BTreeMap<usize, Found>,
+    /// Per CTE in scope (its index in `Binder::ctes`): an unused one is not
+    /// in Flink's plan.
+    ctes: BTreeMap<usize, Found>,
 }
 
 /// Whether a bound subquery refers to its enclosing query (in its WHERE or,
@@ -110,6 +114,25 @@ impl Binder<'_> {
     pub(crate) fn end_view_values_from(&mut self, index: usize) {
         let found = std::mem::take(&mut self.values_from.current);
         self.values_from.views.insert(index, found);
+    }
+
+    /// A CTE's query starts binding: returns what the statement holds so far.
+    pub(crate) fn begin_cte_values_from(&mut self) -> Found {
+        std::mem::take(&mut self.values_from.current)
+    }
+
+    /// The CTE that will have `index` in `Binder::ctes` was bound; `outer` is
+    /// what [`Self::begin_cte_values_from`] returned.
+    pub(crate) fn end_cte_values_from(&mut self, outer: Found, index: usize) {
+        let found = std::mem::replace(&mut self.values_from.current, outer);
+        self.values_from.ctes.insert(index, found);
+    }
+
+    /// The CTE with `index` was read.
+    pub(crate) fn read_cte_values_from(&mut self, index: usize) {
+        if let Some(found) = self.values_from.ctes.get(&index).copied() {
+            self.values_from.current.merge(found);
+        }
     }
 
     /// The INSERT was bound: refused when it holds both.
@@ -329,6 +352,13 @@ mod tests {
         // W10: an IN list is no VALUES.
         check(
             &format!("INSERT INTO o SELECT {SQ} FROM t WHERE t.k IN (1, 2);"),
+            "ok",
+        );
+        // A CTE over VALUES that the query does not read.
+        check(
+            &format!(
+                "INSERT INTO o WITH d AS (SELECT * FROM (VALUES (1)) AS e(n)) SELECT {SQ} FROM t;"
+            ),
             "ok",
         );
         // A VALUES in another INSERT, and a view over VALUES not read.
