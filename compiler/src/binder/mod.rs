@@ -52,6 +52,7 @@ pub fn bind_script(file: &SourceFile, script: &ast::Script, diags: &mut Diagnost
         temporary: HashSet::new(),
         span_memo: std::collections::HashMap::new(),
         subq: Default::default(),
+        values_from: Default::default(),
         over: None,
     };
     for name in &script.broken_names {
@@ -100,6 +101,8 @@ pub(crate) struct Binder<'a> {
     span_memo: std::collections::HashMap<usize, Span>,
     /// Subquery binding state (`subquery.rs`).
     subq: subquery::SubqueryState,
+    /// A correlated subquery and a VALUES in one statement (`subquery/values_from.rs`).
+    values_from: subquery::values_from::ValuesFrom,
     /// The window calls of the SELECT list being bound (`over.rs`), if
     /// window calls are allowed where binding is.
     over: Option<over::OverCollector>,
@@ -421,6 +424,7 @@ impl Binder<'_> {
             return;
         };
         self.defining_view = Some(view.name.value.clone());
+        self.begin_values_from();
         let bound = self.bind_query(&view.query, view.span);
         self.defining_view = None;
         let entry = match bound {
@@ -450,6 +454,7 @@ impl Binder<'_> {
                     self.error(d);
                 }
                 let index = self.job.views.len();
+                self.end_view_values_from(index);
                 self.job.views.push(ir::View {
                     name: view.name.value.clone(),
                     query: rel,
@@ -483,10 +488,15 @@ impl Binder<'_> {
             }
         };
         // Bind the query even when the target is unknown: its errors count too.
+        self.begin_values_from();
         let query = self.bind_query(&insert.query, insert.span);
+        let refused = !self.end_insert_values_from();
         let (Some(target), Some(query)) = (target, query) else {
             return;
         };
+        if refused {
+            return;
+        }
         if let Some(query) = self.conform_to_sink(insert, target, query) {
             self.job.inserts.push(BoundInsert {
                 target,

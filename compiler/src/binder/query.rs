@@ -57,7 +57,10 @@ impl Binder<'_> {
             }
             for cte in &with.cte_tables {
                 let cte_span = self.span(cte.alias.name.span, span);
-                let mut rel = self.bind_query(&cte.query, cte_span)?;
+                let outer = self.begin_cte_values_from();
+                let rel = self.bind_query(&cte.query, cte_span);
+                self.end_cte_values_from(outer, self.ctes.len());
+                let mut rel = rel?;
                 if !cte.alias.columns.is_empty() {
                     if cte.alias.columns.len() != rel.schema.len() {
                         self.error(Diagnostic::error(
@@ -316,6 +319,7 @@ impl Binder<'_> {
                     .collect()
             })
             .collect();
+        self.note_values(span);
         Some(Rel {
             kind: RelKind::Values { rows },
             schema,
@@ -411,6 +415,7 @@ impl Binder<'_> {
 
         // FROM
         let (mut input, scope) = if select.from.is_empty() {
+            self.note_one_row(span);
             (one_row(span), Scope::default())
         } else {
             let mut acc: Option<(Rel, Scope)> = None;
@@ -1240,8 +1245,9 @@ impl Binder<'_> {
     /// A table, view or CTE by name: its rows with every column (computed
     /// columns evaluated).
     fn resolve_relation(&mut self, name: &str, span: Span) -> Option<Rel> {
-        if let Some((_, rel)) = self.ctes.iter().rev().find(|(n, _)| n == name) {
-            return Some(rel.clone());
+        if let Some(i) = self.ctes.iter().rposition(|(n, _)| n == name) {
+            self.read_cte_values_from(i);
+            return Some(self.ctes[i].1.clone());
         }
         match self.names.get(name).map(|(entry, _)| *entry) {
             Some(CatalogEntry::Table(id)) => {
@@ -1262,6 +1268,7 @@ impl Binder<'_> {
                 Some(self.scan(id, span))
             }
             Some(CatalogEntry::View(i)) => {
+                self.read_view_values_from(i);
                 let mut rel = self.job.views[i].query.clone();
                 rel.span = span;
                 Some(rel)

@@ -57,6 +57,7 @@ mod pre_aggregate;
 pub(crate) mod select_outer;
 mod semi_select;
 pub(crate) use semi_select::reads_outer;
+pub(crate) mod values_from;
 
 /// Column numbers at and above this refer to the enclosing query's scope
 /// (`OUTER + i` is its column `i`), while a correlated WHERE binds.
@@ -1185,6 +1186,18 @@ impl Binder<'_> {
         self.subq.semi_in_where = None;
         self.subq.resolving_outer = saved;
         let mut sub = sub?;
+        if negated_exists.is_some() {
+            // EXISTS does not read its SELECT list (`semi_select.rs`).
+            sub.items.clear();
+        }
+        if let Some((_, op, all)) = operand {
+            self.note_quantified(&sub, op, all, span);
+        }
+        if sub.generator.is_some() || !sub.items.is_empty() {
+            // Flink plans these through a `Correlate` (values-from probe
+            // V90, V92, V96-V98).
+            self.note_correlate(&sub, span);
+        }
         let anti = negated_exists == Some(true) || matches!(operand, Some((_, _, true)));
         if let Some(g) = sub.generator.take() {
             // An aggregating subquery correlated by more than keys: its rows
@@ -1648,6 +1661,7 @@ impl Binder<'_> {
         let past_ok = self.subq.past_frame == Some(self.subq.frames.len());
         self.subq.scalar_in_select = !grouped && cx.clause == "SELECT";
         let mut sub = self.bind_subquery(query, Some(scope), reader, span)?;
+        self.note_correlate(&sub, span);
         let generator = sub.generator.take();
         if grouped && !sub.corr.is_empty() {
             self.check_grouped_correlation(&sub, cx, "scalar subquery", span)?;

@@ -163,7 +163,12 @@ impl Binder<'_> {
         self.subq.semi_in_where = select_outer.then_some(false);
         let sub = self.bind_subquery(query, Some(scope), reader, span);
         self.subq.semi_in_where = None;
-        let sub = sub?;
+        let mut sub = sub?;
+        if reader == Reader::Exists {
+            // EXISTS does not read its SELECT list (`semi_select.rs`).
+            sub.items.clear();
+        }
+        self.note_correlate(&sub, span);
         if !sub.corr.is_empty() {
             if grouped {
                 self.check_grouped_correlation(&sub, cx, what, span)?;
@@ -220,9 +225,8 @@ impl Binder<'_> {
     ) -> BResult<Expr> {
         // Its rows are only counted: a nested subquery may refer past it,
         // and its SELECT list may read the enclosing query (not read).
-        let (mut sub, pairs) =
+        let (sub, pairs) =
             self.mark_subquery(query, "EXISTS subquery", Reader::Exists, true, cx, span)?;
-        sub.items.clear();
         let mut rows = mark_rows(sub, pairs, cx.scope.columns.len(), span)?;
         let pairs = std::mem::take(&mut rows.pairs);
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
