@@ -629,15 +629,8 @@ impl Binder<'_> {
             None
         } else {
             // With GROUP BY, HAVING filters the groups of each correlation
-            // key; without, the one row of an empty set would be lost.
-            if let (Some(h), true) = (&select.having, group_exprs.is_empty()) {
-                let hspan = self.span(h.span(), span);
-                self.error(Diagnostic::unsupported(
-                    hspan,
-                    "HAVING without GROUP BY in a correlated subquery",
-                ));
-                return None;
-            }
+            // key; without, the one row of an empty set is lost, which is
+            // checked once HAVING binds (subquery/empty_group.rs).
             let pairs = self.correlation_keys(correlated);
             Some(self.report(pairs)?)
         };
@@ -743,6 +736,23 @@ impl Binder<'_> {
                 let bound = self.bind_condition(h, &mut cx, span);
                 self.set_having_outer_active(false);
                 let bound = bound.and_then(|b| self.check_having_outer(&b, &grouping).map(|()| b));
+                let no_group_by = group_exprs.is_empty() && !outer_sides.is_empty();
+                let bound = bound.and_then(|b| {
+                    if no_group_by
+                        && super::subquery::empty_group::true_over_no_rows(
+                            &b,
+                            grouping.keys.len(),
+                            &grouping.aggregates,
+                        )
+                    {
+                        return Err(Diagnostic::unsupported(
+                            b.span,
+                            "HAVING without GROUP BY in a correlated subquery, TRUE over no rows",
+                        )
+                        .with_note("stmtc, like Flink 2.3, groups the subquery by its correlation, so an enclosing row without rows has no group (Flink's rows are wrong: `(SELECT COUNT(*) ... HAVING COUNT(*) = 0)` is NULL where SQL's is 0); write a HAVING that is not TRUE over no rows, or add GROUP BY"));
+                    }
+                    Ok(b)
+                });
                 match bound {
                     Ok(b) => Some(b),
                     Err(d) => {

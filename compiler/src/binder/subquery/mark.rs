@@ -46,8 +46,8 @@ use super::generator::Generator;
 use super::nested::Reader;
 use super::not_in::{binary, count};
 use super::{
-    and_all, any_column, column, correlation_pairs, eq, has_placeholder, remap, true_literal,
-    unary, BResult, BoundSub, OUTER, SUB, VALUE,
+    and_all, any_column, column, correlation_pairs, eq, remap, true_literal, unary, BResult,
+    BoundSub, OUTER, SUB, VALUE,
 };
 use crate::binder::expr::ExprCx;
 use crate::binder::Binder;
@@ -173,7 +173,7 @@ impl Binder<'_> {
             if grouped {
                 self.check_grouped_correlation(&sub, cx, what, span)?;
             }
-            if sub.global_aggregate {
+            if sub.global_aggregate && reader != Reader::Exists {
                 return Err(Diagnostic::unsupported(
                     span,
                     &format!("a correlated {what} over an aggregate without GROUP BY"),
@@ -227,6 +227,10 @@ impl Binder<'_> {
         // and its SELECT list may read the enclosing query (not read).
         let (sub, pairs) =
             self.mark_subquery(query, "EXISTS subquery", Reader::Exists, true, cx, span)?;
+        if sub.global_aggregate && !sub.corr.is_empty() {
+            // One row for every enclosing row (probe C77, C91).
+            return Ok(boolean(Some(!negate), span));
+        }
         let mut rows = mark_rows(sub, pairs, cx.scope.columns.len(), span)?;
         let pairs = std::mem::take(&mut rows.pairs);
         let keys: Vec<usize> = pairs.iter().map(|(k, _)| *k).collect();
@@ -458,13 +462,10 @@ impl Binder<'_> {
         cx: &mut ExprCx<'_>,
         span: Span,
     ) -> BResult<Expr> {
+        // A scalar subquery in it joins first; its value is read from its
+        // columns (`apply_pending`), as Flink 2.3 computes (probe C76, C86,
+        // C87).
         let x = self.bind_expr(operand, cx, span)?;
-        if has_placeholder(&x) {
-            return Err(Diagnostic::unsupported(
-                x.span,
-                "a subquery in the operand of a subquery predicate inside an expression",
-            ));
-        }
         if any_column(&x, &|c| (OUTER..VALUE).contains(&c)) {
             return Err(Diagnostic::unsupported(
                 x.span,
