@@ -168,7 +168,11 @@ impl Binder<'_> {
             // EXISTS does not read its SELECT list (`semi_select.rs`).
             sub.items.clear();
         }
-        self.note_correlate(&sub, span);
+        // An EXISTS over an aggregate without GROUP BY is a constant
+        // (`exists_mark`), which Flink plans beside a VALUES (probe V101).
+        if !(reader == Reader::Exists && sub.global_aggregate) {
+            self.note_correlate(&sub, span);
+        }
         if !sub.corr.is_empty() {
             if grouped {
                 self.check_grouped_correlation(&sub, cx, what, span)?;

@@ -326,6 +326,10 @@ mod tests {
             "EXISTS (SELECT t.v FROM u WHERE u.k = t.k)",
             "t.k = 4 OR EXISTS (SELECT t.v FROM u)",
             "EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING MAX(u.w) > 0)",
+            // V100-V104: a constant EXISTS, HAVING keyed by the correlation.
+            "t.k = 4 OR EXISTS (SELECT COUNT(*) FROM u WHERE u.k = t.k)",
+            "NOT EXISTS (SELECT MAX(u.w) FROM u WHERE u.k = t.k)",
+            "t.v IN (SELECT MAX(u.w) - 5 FROM u WHERE u.k = t.k HAVING COUNT(*) > 1)",
         ] {
             check(
                 &format!("INSERT INTO o SELECT t.k FROM t, {V2} WHERE {conjunct};"),

@@ -101,6 +101,11 @@ qs = {
  'V97 WHERE EXISTS, grouped, non-equi correlation, FROM t, VALUES': f"SELECT t.k FROM t, {V2} WHERE EXISTS (SELECT 1 FROM u WHERE u.k < t.k GROUP BY u.k HAVING MAX(u.w) > 0)",
  'V98 WHERE IN, grouped, non-equi correlation, FROM t, VALUES': f"SELECT t.k FROM t, {V2} WHERE t.v IN (SELECT MAX(u.w) FROM u WHERE u.k < t.k GROUP BY u.k)",
  'V99 WHERE EXISTS, grouped, key correlation, FROM t, VALUES': f"SELECT t.k FROM t, {V2} WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k GROUP BY u.k HAVING MAX(u.w) > 0)",
+ 'V100 WHERE EXISTS over an aggregate without GROUP BY, FROM t, VALUES': f"SELECT t.k FROM t, {V2} WHERE EXISTS (SELECT MAX(u.w) FROM u WHERE u.k = t.k)",
+ 'V101 EXISTS under OR over an aggregate without GROUP BY, FROM t, VALUES': f"SELECT t.k FROM t, {V2} WHERE t.k = 4 OR EXISTS (SELECT COUNT(*) FROM u WHERE u.k = t.k)",
+ 'V102 WHERE EXISTS, HAVING without GROUP BY, FROM t, VALUES': f"SELECT t.k FROM t, {V2} WHERE EXISTS (SELECT 1 FROM u WHERE u.k = t.k HAVING COUNT(*) > 1)",
+ 'V103 WHERE NOT EXISTS over an aggregate without GROUP BY, FROM t, VALUES': f"SELECT t.k FROM t, {V2} WHERE NOT EXISTS (SELECT MAX(u.w) FROM u WHERE u.k = t.k)",
+ 'V104 WHERE IN over HAVING without GROUP BY, FROM t, VALUES': f"SELECT t.k FROM t, {V2} WHERE t.v IN (SELECT MAX(u.w) - 5 FROM u WHERE u.k = t.k HAVING COUNT(*) > 1)",
 }
 env.execute_sql("CREATE TEMPORARY VIEW dv AS SELECT * FROM (VALUES (1), (2)) AS e(n)")
 db.execute("CREATE VIEW dv AS SELECT 1 AS n UNION ALL SELECT 2")
