@@ -991,6 +991,25 @@ impl Binder<'_> {
     }
 }
 
+/// For a SELECT list that is not read (EXISTS's): the items that hold a
+/// window call become NULLs of their type; no window is computed.
+pub(crate) fn drop_windows(exprs: &mut [Expr]) -> OverCollector {
+    for e in exprs.iter_mut() {
+        let mut windowed = false;
+        crate::ir::visit(e, &mut |x| {
+            windowed |= matches!(x.kind, ExprKind::Column(c) if c >= PLACEHOLDER);
+        });
+        if windowed {
+            *e = Expr {
+                kind: ExprKind::Literal(crate::ir::Literal::Null),
+                ty: crate::types::DataType::new(e.ty.kind, true),
+                span: e.span,
+            };
+        }
+    }
+    OverCollector::default()
+}
+
 /// Where each window call's value is, once the OVER nodes exist.
 pub(crate) struct WindowColumns {
     position: Vec<usize>,

@@ -441,7 +441,9 @@ impl Binder<'_> {
         // columns join the WHERE's value generator (subquery/select_outer.rs).
         // So may the aggregate arguments of a semi join's subquery's HAVING.
         let select_outer = (allow_outer && self.begin_select_outer(select, &scope))
-            || (semi == Some(true) && self.begin_having_outer(select, &scope));
+            || (semi.is_some_and(|r| r.having) && self.begin_having_outer(select, &scope));
+        // EXISTS does not read its SELECT list: window calls there go.
+        let unread = semi.is_some_and(|r| r.exists);
 
         // WHERE (subqueries become joins; see subquery.rs)
         let mut correlated = Vec::new();
@@ -580,15 +582,15 @@ impl Binder<'_> {
                 }
                 None => (input, None),
             };
-            let windows = self.over.take().unwrap_or_default();
+            let mut windows = self.over.take().unwrap_or_default();
             let reads_outer = exprs.iter().any(super::subquery::reads_outer);
+            if !windows.is_empty() && unread {
+                windows = super::over::drop_windows(&mut exprs);
+            }
             if !windows.is_empty() && (!correlated.is_empty() || reads_outer) {
                 // Its correlation conditions become join keys above it, so
                 // the windows would see the rows of every outer row.
-                self.error(Diagnostic::unsupported(
-                    windows.first_call().unwrap_or(span),
-                    "a window call in a correlated subquery",
-                ));
+                self.error(window_in_correlated(windows.first_call().unwrap_or(span)));
                 return None;
             }
             let (input, keys) = self.apply_windows(windows, input, &mut exprs, keys, span);
@@ -784,10 +786,7 @@ impl Binder<'_> {
         };
         let mut windows = self.over.take().unwrap_or_default();
         if !windows.is_empty() && !outer_sides.is_empty() {
-            self.error(Diagnostic::unsupported(
-                windows.first_call().unwrap_or(span),
-                "a window call in a correlated subquery",
-            ));
+            self.error(window_in_correlated(windows.first_call().unwrap_or(span)));
             return None;
         }
         // With grouping sets the SELECT list is retyped again once the
@@ -1838,6 +1837,12 @@ fn nullable_field(f: &Field, nullable: bool) -> Field {
         name: f.name.clone(),
         ty: DataType::new(f.ty.kind, f.ty.nullable || nullable),
     }
+}
+
+/// A window call in a correlated subquery whose SELECT list is read.
+fn window_in_correlated(at: Span) -> Diagnostic {
+    Diagnostic::unsupported(at, "a window call in a correlated subquery")
+        .with_note("Flink 2.3 computes the window over the subquery's rows of every enclosing row together, not per enclosing row (observed: `(SELECT ROW_NUMBER() OVER (ORDER BY u.w) FROM u WHERE u.k = t.k AND u.w > 10)` numbers across keys; docs/flink-observed/subquery-probes/correlated-select/RESULTS.md C94-C101); in EXISTS, whose SELECT list is not read, it is accepted")
 }
 
 pub(crate) fn filter(input: Rel, predicate: Expr) -> Rel {

@@ -56,7 +56,7 @@ mod not_in;
 mod null_rejecting;
 mod pre_aggregate;
 pub(crate) mod select_outer;
-mod semi_select;
+pub(crate) mod semi_select;
 pub(crate) use semi_select::reads_outer;
 pub(crate) mod values_from;
 
@@ -94,9 +94,9 @@ pub(crate) struct SubqueryState {
     /// list may read the enclosing query (`semi_select.rs`); `Some(true)`:
     /// so may its HAVING's aggregate arguments (`select_outer.rs`), not
     /// for a mark's subquery (`Some(false)`).
-    semi_in_where: Option<bool>,
+    semi_in_where: Option<semi_select::Reads>,
     /// The next SELECT that takes the correlation is such a subquery's.
-    allow_semi_select: Option<bool>,
+    allow_semi_select: Option<semi_select::Reads>,
     /// Addresses of the `IN` / `op ANY` subqueries whose value the WHERE
     /// or CASE WHEN condition that binds only tests for TRUE
     /// (`semi_select::positive_queries`).
@@ -1197,7 +1197,11 @@ impl Binder<'_> {
         };
         // EXISTS, NOT EXISTS, IN and `op ANY` may read the enclosing query
         // in the SELECT list too (`semi_select.rs`); NOT IN and ALL not.
-        self.subq.semi_in_where = (!matches!(operand, Some((_, _, true)))).then_some(true);
+        self.subq.semi_in_where =
+            (!matches!(operand, Some((_, _, true)))).then_some(semi_select::Reads {
+                having: true,
+                exists: negated_exists.is_some(),
+            });
         let sub = self.bind_subquery(query, Some(scope), reader, span);
         self.subq.semi_in_where = None;
         self.subq.resolving_outer = saved;
@@ -1541,7 +1545,10 @@ impl Binder<'_> {
     /// For a SELECT that starts binding: whether its SELECT list may read
     /// the enclosing query as a semi join's condition (`semi_select.rs`).
     /// `Some(true)`: its HAVING's aggregate arguments too.
-    pub(crate) fn take_allow_semi_select(&mut self, select: &sql::Select) -> Option<bool> {
+    pub(crate) fn take_allow_semi_select(
+        &mut self,
+        select: &sql::Select,
+    ) -> Option<semi_select::Reads> {
         std::mem::take(&mut self.subq.allow_semi_select)
             .filter(|_| !semi_select::holds_subquery(select))
     }

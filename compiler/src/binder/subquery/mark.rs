@@ -160,7 +160,10 @@ impl Binder<'_> {
         let grouped =
             self.subq.grouped_frames.last().map(|i| i + 1) == Some(self.subq.frames.len());
         let scope = cx.scope;
-        self.subq.semi_in_where = select_outer.then_some(false);
+        self.subq.semi_in_where = select_outer.then_some(super::semi_select::Reads {
+            having: false,
+            exists: reader == Reader::Exists,
+        });
         let sub = self.bind_subquery(query, Some(scope), reader, span);
         self.subq.semi_in_where = None;
         let mut sub = sub?;

@@ -44,6 +44,17 @@ use sqlparser::ast as sql;
 
 use super::{OUTER, VALUE};
 
+/// What the SELECT of a semi join's (or mark's) subquery may read of the
+/// enclosing query, beyond its WHERE.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Reads {
+    /// HAVING's aggregate arguments may read it (`select_outer.rs`).
+    pub having: bool,
+    /// The subquery is EXISTS's: its SELECT list is not read at all, so
+    /// window calls there are dropped.
+    pub exists: bool,
+}
+
 /// Whether an item of the SELECT list holds a subquery.
 pub(crate) fn holds_subquery(select: &sql::Select) -> bool {
     select.projection.iter().any(|item| match item {

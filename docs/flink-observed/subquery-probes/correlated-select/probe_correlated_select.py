@@ -105,6 +105,17 @@ qs = {
  'C89 scalar SUM HAVING MIN without GROUP BY, non-equi': "SELECT k, (SELECT SUM(u.w) FROM u WHERE u.k < t.k HAVING MIN(u.w) < 10) FROM t",
  'C90 IN over HAVING without GROUP BY, correlated': "SELECT k, v FROM t WHERE v IN (SELECT MAX(u.w) - 5 FROM u WHERE u.k = t.k HAVING COUNT(*) > 1)",
  'C91 NOT EXISTS under OR over a global aggregate': "SELECT k, v FROM t WHERE k = 4 OR NOT EXISTS (SELECT MAX(u.w) FROM u WHERE u.k = t.k)",
+ 'C92 EXISTS, a window call in its SELECT list': "SELECT k, v FROM t WHERE EXISTS (SELECT ROW_NUMBER() OVER (ORDER BY u.w) FROM u WHERE u.k = t.k)",
+ 'C93 NOT EXISTS, a window call in its SELECT list': "SELECT k, v FROM t WHERE NOT EXISTS (SELECT SUM(u.w) OVER (ORDER BY u.w) FROM u WHERE u.k = t.k)",
+ 'C94 IN over a running SUM, correlated': "SELECT k, v FROM t WHERE v + 10 IN (SELECT SUM(u.w) OVER (ORDER BY u.w) FROM u WHERE u.k = t.k)",
+ 'C95 scalar ROW_NUMBER, correlated': "SELECT k, (SELECT ROW_NUMBER() OVER (ORDER BY u.w) FROM u WHERE u.k = t.k AND u.w > 10) FROM t",
+ 'C96 IN over RANK, correlated': "SELECT k, v FROM t WHERE 2 IN (SELECT RANK() OVER (ORDER BY u.w DESC) FROM u WHERE u.k = t.k)",
+ 'C97 > ANY over LAG, correlated': "SELECT k, v FROM t WHERE v > ANY (SELECT LAG(u.w) OVER (ORDER BY u.w) FROM u WHERE u.k = t.k)",
+ 'C98 scalar COUNT OVER PARTITION BY, correlated': "SELECT k, (SELECT COUNT(*) OVER (PARTITION BY u.w) FROM u WHERE u.k = t.k AND u.w = 5) FROM t",
+ 'C99 IN over ROW_NUMBER in a CASE, correlated': "SELECT k, CASE WHEN 2 IN (SELECT ROW_NUMBER() OVER (ORDER BY u.w) FROM u WHERE u.k = t.k) THEN 1 ELSE 0 END FROM t",
+ 'C100 scalar COUNT OVER (), non-equi correlation': "SELECT k, (SELECT COUNT(*) OVER () FROM u WHERE u.k < t.k AND u.w = 5) FROM t",
+ 'C101 scalar MAX OVER (), correlated': "SELECT k, (SELECT MAX(u.w) OVER () FROM u WHERE u.k = t.k AND u.w < 10) FROM t",
+ 'C102 EXISTS under OR, a window call in its SELECT list': "SELECT k, v FROM t WHERE k = 4 OR EXISTS (SELECT ROW_NUMBER() OVER (ORDER BY u.w) FROM u WHERE u.k = t.k AND u.w > 10)",
 }
 sel = sys.argv[1:]
 for name, q in qs.items():
