@@ -54,6 +54,7 @@ pub fn bind_script(file: &SourceFile, script: &ast::Script, diags: &mut Diagnost
         subq: Default::default(),
         values_from: Default::default(),
         over: None,
+        group_by_distinct: script.group_by_distinct.iter().copied().collect(),
     };
     for name in &script.broken_names {
         binder
@@ -106,6 +107,9 @@ pub(crate) struct Binder<'a> {
     /// The window calls of the SELECT list being bound (`over.rs`), if
     /// window calls are allowed where binding is.
     over: Option<over::OverCollector>,
+    /// The SELECTs whose GROUP BY says DISTINCT, by their keyword's
+    /// (line, column) (`parser/group_by_quantifier.rs`).
+    group_by_distinct: HashSet<(u64, u64)>,
 }
 
 impl Binder<'_> {

@@ -462,15 +462,36 @@ impl Binder<'_> {
 
         let group_exprs: &[sql::Expr] = match &select.group_by {
             GroupByExpr::Expressions(exprs, modifiers) if modifiers.is_empty() => exprs,
-            _ => {
-                self.error(Diagnostic::unsupported(
-                    span,
-                    "GROUP BY ALL and WITH ROLLUP/CUBE",
-                ));
+            // Both are parse errors in Flink 2.3 (Calcite's grammar).
+            GroupByExpr::All(_) => {
+                self.error(
+                    Diagnostic::error(span, "GROUP BY ALL without grouping elements")
+                        .with_note("Flink 2.3's parser refuses it (`Encountered \"<EOF>\"`); ALL is GROUP BY's default quantifier and needs the keys after it (`GROUP BY ALL k`)"),
+                );
+                return None;
+            }
+            GroupByExpr::Expressions(..) => {
+                self.error(
+                    Diagnostic::error(span, "GROUP BY ... WITH ROLLUP / WITH CUBE / WITH TOTALS")
+                        .with_note("Flink 2.3's parser refuses it (`Encountered \"WITH\"`); write `GROUP BY ROLLUP(...)` or `CUBE(...)`"),
+                );
                 return None;
             }
         };
-        let grouping_sets = super::grouping::expand_group_by(group_exprs);
+        let mut grouping_sets = super::grouping::expand_group_by(group_exprs);
+        let start = select.select_token.0.span.start;
+        if self.group_by_distinct.contains(&(start.line, start.column)) {
+            // GROUP BY DISTINCT: each grouping set once, first kept.
+            if let Some(g) = &mut grouping_sets {
+                super::grouping::distinct_sets(&mut g.sets);
+            }
+        }
+        if let Some(g) = &grouping_sets {
+            if let Err(d) = super::grouping::check_repeated_sets(&g.sets, span) {
+                self.error(d);
+                return None;
+            }
+        }
         let expanded_keys;
         let (group_exprs, sets) = match &grouping_sets {
             Some(g) => {

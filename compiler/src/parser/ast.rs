@@ -22,6 +22,9 @@ pub struct Script {
     pub statements: Vec<Statement>,
     /// Names declared by CREATE statements that failed to parse.
     pub broken_names: Vec<Name>,
+    /// The (line, column) of each SELECT keyword whose GROUP BY says
+    /// DISTINCT (`parser/group_by_quantifier.rs`).
+    pub group_by_distinct: Vec<(u64, u64)>,
 }
 
 #[derive(Clone, Debug)]

@@ -130,7 +130,7 @@ fn matching_paren(tokens: &[TokenWithSpan], open: usize) -> Option<usize> {
 }
 
 /// The first token from `i` on that is not whitespace (or `tokens.len()`).
-fn next_significant(tokens: &[TokenWithSpan], i: usize) -> usize {
+pub(super) fn next_significant(tokens: &[TokenWithSpan], i: usize) -> usize {
     (i..tokens.len())
         .find(|&k| !matches!(tokens[k].token, Token::Whitespace(_)))
         .unwrap_or(tokens.len())

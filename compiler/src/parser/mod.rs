@@ -11,6 +11,7 @@
 
 pub mod ast;
 pub mod dialect;
+mod group_by_quantifier;
 mod grouping_subquery;
 pub mod reserved;
 
@@ -58,6 +59,7 @@ pub fn parse_script(file: &SourceFile, diags: &mut Diagnostics) -> Script {
         }
     }
     let tokens = grouping_subquery::wrap_subquery_elements(tokens);
+    let (tokens, group_by_distinct) = group_by_quantifier::strip_quantifiers(tokens);
     // The parser owns the tokens; error locations only need their spans.
     let token_spans: Vec<sqlparser::tokenizer::Span> = tokens.iter().map(|t| t.span).collect();
     let parser = Parser::new(&DIALECT)
@@ -70,7 +72,12 @@ pub fn parse_script(file: &SourceFile, diags: &mut Diagnostics) -> Script {
         diags,
         declared: None,
     };
-    front.parse_statements()
+    let mut script = front.parse_statements();
+    script.group_by_distinct = group_by_distinct
+        .into_iter()
+        .map(|l| (l.line, l.column))
+        .collect();
+    script
 }
 
 /// Converts a sqlparser span (1-based line/column) to a byte span.
