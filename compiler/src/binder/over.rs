@@ -58,6 +58,10 @@ pub(crate) struct OverCollector {
     named: Vec<sql::NamedWindowDefinition>,
     /// Where the first call is written, for refusals of the whole set.
     first_call: Option<Span>,
+    /// The LAG/LEAD call that binds has an offset (or default) written.
+    offset_pending: Option<Span>,
+    /// The calls (positions in `calls`) of LAG/LEAD with an offset written.
+    offset_calls: Vec<(usize, Span)>,
 }
 
 impl OverCollector {
@@ -83,6 +87,68 @@ impl OverCollector {
             }
         };
         EXTRA + i
+    }
+
+    /// LAG/LEAD with an offset (or a default) written, beside calls of
+    /// another window specification (PARTITION BY and ORDER BY): Flink 2.3
+    /// fails on it (`IndexOutOfBoundsException: index (1) must be less than
+    /// size (1)`) unless that specification is the first of Calcite's
+    /// window groups, which are sorted by partition keys, then order keys
+    /// (docs/flink-observed/over-offset-probe/RESULTS.md). Accepted where
+    /// the order is certain: one such specification, before every other
+    /// (no partition before a partition; else the same partition and the
+    /// first differing order key on a lower input column, or ascending
+    /// before descending); refused otherwise.
+    pub fn offset_beside_other_windows(&self) -> Option<Diagnostic> {
+        let &(first, at) = self.offset_calls.first()?;
+        let spec = |k: usize| (&self.calls[k].0, &self.calls[k].1);
+        let offset_spec = spec(first);
+        let refuse = || {
+            Some(
+                Diagnostic::unsupported(
+                    at,
+                    "LAG or LEAD with an offset beside window calls of another PARTITION BY / ORDER BY",
+                )
+                .with_note("Flink 2.3 fails on most such queries: `java.lang.IndexOutOfBoundsException: index (1) must be less than size (1)`; it runs them only when this window sorts first among Calcite's window groups; write the calls over one window specification, or LAG/LEAD without an offset"),
+            )
+        };
+        if self
+            .offset_calls
+            .iter()
+            .any(|&(k, _)| spec(k) != offset_spec)
+        {
+            return refuse();
+        }
+        let first_by_key = |(ap, ao): (&Vec<usize>, &Vec<SortKey>),
+                            (bp, bo): (&Vec<usize>, &Vec<SortKey>)| {
+            if ap != bp {
+                return ap.is_empty() && !bp.is_empty();
+            }
+            for (a, b) in ao.iter().zip(bo) {
+                if a == b {
+                    continue;
+                }
+                if a.column >= EXTRA || b.column >= EXTRA {
+                    return false;
+                }
+                if a.column != b.column {
+                    return a.column < b.column;
+                }
+                let default_nulls = |k: &SortKey| k.nulls_first != k.descending;
+                return a.descending != b.descending
+                    && default_nulls(a)
+                    && default_nulls(b)
+                    && !a.descending;
+            }
+            false
+        };
+        for k in 0..self.calls.len() {
+            let other = spec(k);
+            if other != offset_spec && !first_by_key(offset_spec, other) {
+                return refuse();
+            }
+        }
+        None
     }
 
     pub fn is_empty(&self) -> bool {
@@ -451,6 +517,7 @@ impl Binder<'_> {
                 let (offset, lead) = match args.next() {
                     None => (1, lead),
                     Some((o, _)) => {
+                        collector.offset_pending = Some(span);
                         let n = lag_offset(&o, &upper)?;
                         (n.unsigned_abs(), lead != (n < 0))
                     }
@@ -556,6 +623,9 @@ impl Binder<'_> {
                 collector.calls.len() - 1
             }
         };
+        if let Some(at) = collector.offset_pending.take() {
+            collector.offset_calls.push((k, at));
+        }
         Ok(Expr {
             kind: ExprKind::Column(PLACEHOLDER + k),
             ty,
@@ -972,6 +1042,9 @@ impl Binder<'_> {
     ) -> (Rel, Option<Vec<OrderKey>>) {
         if windows.is_empty() {
             return (input, keys);
+        }
+        if let Some(d) = windows.offset_beside_other_windows() {
+            self.error(d);
         }
         let (rel, columns) = self.finish_over(windows, input, span);
         for e in exprs.iter_mut() {
