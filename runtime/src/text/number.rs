@@ -9,7 +9,7 @@
 //! checked) and `Double.parseDouble`-style floats (surrounding whitespace, `NaN`,
 //! `Infinity`, optional `f`/`d` suffix).
 
-use super::append::append_short;
+use super::append::{append_prefix, append_short};
 use super::java_float;
 
 /// Appends an integer (any primitive) in decimal.
@@ -24,14 +24,18 @@ pub fn write_int<I: itoa::Integer>(out: &mut Vec<u8>, v: I) {
 pub fn write_f64(out: &mut Vec<u8>, v: f64) {
     // The common plain-range values: the text straight from the decimal.
     if v.to_bits() & ((1 << 52) - 1) != 0 {
-        if let Some((n, p)) = java_float::short_decimal(v.abs()) {
+        // From 1 up: the JDK's digits straight from the exact product with
+        // a power of ten; below 1, the ones that 15 digits hold.
+        if let Some((n, p)) =
+            java_float::plain_decimal(v.abs()).or_else(|| java_float::short_decimal(v.abs()))
+        {
             if v < 0.0 {
                 out.push(b'-');
             }
             write_plain(out, n, p);
             return;
         }
-        // 16 and 17 digits (a product of two prices): the shortest digits,
+        // 16 and 17 digits below 1: the shortest digits,
         // when the JDK's loop gives them too. ryu lays this range out as Java
         // does (`0.001234`, `1234.5678`).
         if (1e-3..1e7).contains(&v.abs()) && java_float::prints_shortest(v.abs()) {
@@ -43,9 +47,51 @@ pub fn write_f64(out: &mut Vec<u8>, v: f64) {
 }
 
 /// `n × 10^-p` in Java's plain layout (`123.45`, `0.005`, `1200.0`): what
-/// [`write_java`] prints for these digits when the value is in `[10^-3, 10^7)`.
+/// [`write_java`] prints for these digits when the value is in `[10^-3,
+/// 10^7)`. Zeros at the end of the fraction are dropped but one.
 #[inline]
 fn write_plain(out: &mut Vec<u8>, n: u64, p: i32) {
+    if n < 100_000_000_000_000_000 && p >= 1 {
+        // The digits, 17 with leading zeros: `n` itself has `len`, the
+        // last `zeros` of them zeros.
+        let (top, rest) = (n / 10_u64.pow(16), n % 10_u64.pow(16));
+        let (high, low) = (rest / 100_000_000, rest % 100_000_000);
+        let (high, low) = (eight_digits(high as u32), eight_digits(low as u32));
+        let len = if top != 0 {
+            17
+        } else if high != 0 {
+            16 - high.trailing_zeros() as usize / 8
+        } else {
+            8 - low.trailing_zeros() as usize / 8
+        };
+        let zeros = if low != 0 {
+            low.leading_zeros() as usize / 8
+        } else {
+            8 + high.leading_zeros() as usize / 8
+        };
+        let whole = len as i32 - p;
+        if (1..=8).contains(&whole) {
+            // `d` holds the 17 digits; `text` the first `whole` of `n`'s,
+            // the point, then the `p` others.
+            let mut d = [0u8; 32];
+            d[0] = b'0' + top as u8;
+            d[1..9].copy_from_slice(&(high | ASCII_ZEROS).to_le_bytes());
+            d[9..17].copy_from_slice(&(low | ASCII_ZEROS).to_le_bytes());
+            let (start, whole, p) = (17 - len, whole as usize, p as usize);
+            let mut text = [0u8; 32];
+            text[..8].copy_from_slice(&d[start..start + 8]);
+            text[whole] = b'.';
+            text[whole + 1..whole + 17].copy_from_slice(&d[start + whole..start + whole + 16]);
+            let fraction = p.saturating_sub(zeros).max(1);
+            append_prefix(out, &text, whole + 1 + fraction);
+            return;
+        }
+    }
+    write_plain_itoa(out, n, p);
+}
+
+/// [`write_plain`] for every `n` and `p`, from itoa's digits.
+fn write_plain_itoa(out: &mut Vec<u8>, n: u64, p: i32) {
     let mut text = itoa::Buffer::new();
     let text = text.format(n).as_bytes();
     if p <= 0 {
@@ -56,12 +102,34 @@ fn write_plain(out: &mut Vec<u8>, n: u64, p: i32) {
         let (whole, fraction) = text.split_at(text.len() - p as usize);
         append_short(out, whole);
         out.push(b'.');
-        append_short(out, fraction);
+        let zeros = fraction.iter().rev().take_while(|&&c| c == b'0').count();
+        append_short(out, &fraction[..(fraction.len() - zeros).max(1)]);
     } else {
+        let zeros = text.iter().rev().take_while(|&&c| c == b'0').count();
         out.extend_from_slice(b"0.");
         append_short(out, &b"00"[..p as usize - text.len()]);
-        append_short(out, text);
+        append_short(out, &text[..text.len() - zeros]);
     }
+}
+
+/// `'0'` in each byte.
+const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
+
+/// The eight decimal digits of `x < 10^8` (leading zeros included) as the
+/// bytes 0..=9, the first digit in the lowest byte: the halves, quarters
+/// and single digits of all lanes at once, each division by 10^k a
+/// multiplication and shift that is exact below the lanes' bounds
+/// (`x / 100 = x * 10486 >> 20` for `x < 10^4`, `x / 10 = x * 103 >> 10`
+/// for `x < 100`); the bits a lane's product spills into the lane below
+/// are masked off.
+#[inline]
+fn eight_digits(x: u32) -> u64 {
+    let x = u64::from(x);
+    let halves = (x / 10_000) | ((x % 10_000) << 32);
+    let hundreds = ((halves * 10_486) >> 20) & 0x0000_007F_0000_007F;
+    let pairs = hundreds | ((halves - hundreds * 100) << 16);
+    let tens = ((pairs * 103) >> 10) & 0x000F_000F_000F_000F;
+    tens | ((pairs - tens * 10) << 8)
 }
 
 fn write_f64_general(out: &mut Vec<u8>, v: f64) {
@@ -322,6 +390,36 @@ mod tests {
         } else {
             let digits = java_float::double_digits_with::<false>(v);
             write_java(want, v < 0.0, &digits);
+        }
+    }
+
+    /// The eight-digits-at-once layout gives itoa's text: every length of
+    /// `n` up to 18 digits (17 is the fast path's bound), every place of the
+    /// point the plain range has (`n × 10^-p` in `[10^-3, 10^7)`).
+    #[test]
+    fn plain_layout_matches_itoa() {
+        let mut rng = crate::util::SplitMix64::new(7);
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        for i in 0..200_000u32 {
+            let digits = i % 18 + 1;
+            let mut n = rng.next() % 10u64.pow(digits);
+            if i % 3 == 0 {
+                // Zeros inside and at the end.
+                n -= n % 10u64.pow(i / 3 % digits);
+            }
+            let n = n.max(1);
+            let p = n.ilog10() as i32 + 1 - ((rng.next() % 10) as i32 - 2);
+            got.clear();
+            want.clear();
+            got.extend_from_slice(b"x");
+            want.extend_from_slice(b"x");
+            write_plain(&mut got, n, p);
+            write_plain_itoa(&mut want, n, p);
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&want),
+                "{n} {p}"
+            );
         }
     }
 
