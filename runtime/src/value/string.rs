@@ -96,15 +96,17 @@ impl From<&str> for Str {
 #[inline]
 fn copy_short(dst: &mut [u8; INLINE], src: &[u8]) {
     let n = src.len();
-    let chunk = match n {
-        16.. => 16,
-        8.. => 8,
-        4.. => 4,
-        _ => 0,
-    };
-    if chunk > 0 {
-        dst[..chunk].copy_from_slice(&src[..chunk]);
-        dst[n - chunk..n].copy_from_slice(&src[n - chunk..]);
+    // One branch per size, each with constant lengths (one copy of a
+    // length chosen at run time was still compiled to a `memcpy` call).
+    if n >= 16 {
+        dst[..16].copy_from_slice(&src[..16]);
+        dst[n - 16..n].copy_from_slice(&src[n - 16..]);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..n].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..n].copy_from_slice(&src[n - 4..]);
     } else {
         // Byte by byte (a loop here would become a memcpy call again).
         if n > 0 {
