@@ -194,7 +194,16 @@ impl Borrow<str> for Str {
 impl PartialEq for Str {
     #[inline]
     fn eq(&self, other: &Str) -> bool {
-        self.as_str() == other.as_str()
+        match (&self.0, &other.0) {
+            // The bytes after `len` are always zero (both ways of building
+            // an inline value start from zeros), so equal texts are equal
+            // arrays: a compare of fixed size, not a `memcmp` call.
+            (Repr::Inline { len: a, bytes: x }, Repr::Inline { len: b, bytes: y }) => {
+                a == b && x == y
+            }
+            // A heap text is longer than any inline one.
+            _ => self.as_str() == other.as_str(),
+        }
     }
 }
 
@@ -279,12 +288,25 @@ mod tests {
 
     #[test]
     fn compares_hashes_and_orders_like_str() {
-        let words = ["", "a", "b", "ab", "äb", &"z".repeat(40), &"z".repeat(41)];
+        let words = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "abc",
+            "äb",
+            &"y".repeat(INLINE),
+            &"y".repeat(INLINE + 1),
+            &"z".repeat(40),
+            &"z".repeat(41),
+        ];
         for a in words {
             for b in words {
                 assert_eq!(Str::from(a).cmp(&Str::from(b)), a.cmp(b), "{a} {b}");
                 let (x, y) = (Str::from(a), Str::from(b));
                 assert_eq!(x == y, a == b);
+                assert_eq!(Str::from(a.to_string()) == y, a == b);
+                assert_eq!(x.clone() == Str::from(b.to_string()), a == b);
                 assert_eq!(x == *b, a == b);
             }
         }
