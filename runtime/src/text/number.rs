@@ -207,6 +207,13 @@ fn write_non_finite(out: &mut Vec<u8>, nan: bool, negative: bool) {
 /// no spaces) within `[min, max]`.
 #[inline]
 pub fn parse_int_range(text: &[u8], min: i64, max: i64) -> Option<i64> {
+    // 4 to 8 digits without a sign (ids, counts): as one word.
+    if (4..=8).contains(&text.len()) {
+        if let Some(x) = digit_word(text) {
+            let v = eight_digits_value(x << (8 * (8 - text.len()))) as i64;
+            return (min..=max).contains(&v).then_some(v);
+        }
+    }
     let (neg, digits) = match text.first()? {
         b'-' => (true, &text[1..]),
         b'+' => (false, &text[1..]),
@@ -324,6 +331,16 @@ const POW10: [f64; 16] = [
 /// other form (exponents, more digits, no digit at all).
 #[inline]
 fn plain_decimal(body: &[u8]) -> Option<f64> {
+    if let Some((m, k)) = short_plain_decimal(body) {
+        return Some(m as f64 / POW10[k]);
+    }
+    plain_decimal_bytewise(body)
+}
+
+/// [`plain_decimal`] a byte at a time (every length; the reference of the
+/// word-at-a-time path).
+#[inline]
+fn plain_decimal_bytewise(body: &[u8]) -> Option<f64> {
     if body.is_empty() || body.len() > 16 {
         return None;
     }
@@ -340,6 +357,77 @@ fn plain_decimal(body: &[u8]) -> Option<f64> {
         }
     }
     (digits > 0 && digits <= 15).then(|| m as f64 / POW10[k])
+}
+
+/// The digits `m` and the count `k` after the point of 1 to 8 bytes that
+/// are digits with at most one `.` and at least one digit (`12.5`, `.5`,
+/// `5.`, `125`), as one word; `None` for every other text (which the byte
+/// loop then reads or refuses the same way).
+#[inline]
+fn short_plain_decimal(body: &[u8]) -> Option<(u64, usize)> {
+    let n = body.len();
+    if n == 0 || n > 8 {
+        return None;
+    }
+    let used = u64::MAX >> (8 * (8 - n));
+    let x = (load_short(body) ^ (ONES * u64::from(b'0'))) & used;
+    // The point's byte ('.' ^ '0' = 0x1E): its lowest one exactly (the
+    // zero-byte test is exact for the lowest zero byte).
+    let t = (x ^ (ONES * 0x1E)) | !used;
+    let zero = t.wrapping_sub(ONES) & !t & (ONES * 0x80);
+    let (x, digits, k) = if zero == 0 {
+        (x, n, 0)
+    } else {
+        let at = zero.trailing_zeros() as usize / 8;
+        let below = (1u64 << (8 * at)) - 1;
+        // The bytes above the point one place down, over it.
+        ((x & below) | ((x >> 8) & !below), n - 1, n - 1 - at)
+    };
+    // Every byte of the digits at most 9 (a second point fails here).
+    let digit_bytes = u64::MAX >> (8 * (8 - digits)).min(63);
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    if digits == 0 || ((x.wrapping_add(ONES * 6) | x) & HIGH & digit_bytes) != 0 {
+        return None;
+    }
+    Some((eight_digits_value(x << (8 * (8 - digits))), k))
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// 1 to 8 bytes in the low bytes of a word, the first byte lowest (two
+/// overlapping loads, or three single bytes below 4).
+#[inline]
+fn load_short(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    if n >= 4 {
+        let low = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
+        let high = u32::from_le_bytes(bytes[n - 4..].try_into().expect("4 bytes"));
+        u64::from(low) | (u64::from(high) << (8 * (n - 4)))
+    } else {
+        u64::from(bytes[0])
+            | (u64::from(bytes[n / 2]) << (8 * (n / 2)))
+            | (u64::from(bytes[n - 1]) << (8 * (n - 1)))
+    }
+}
+
+/// 1 to 8 ASCII digits as their values in the low bytes of a word (first
+/// digit lowest); `None` when a byte is not a digit.
+#[inline]
+fn digit_word(bytes: &[u8]) -> Option<u64> {
+    let used = u64::MAX >> (8 * (8 - bytes.len()));
+    let x = (load_short(bytes) ^ (ONES * u64::from(b'0'))) & used;
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    ((x.wrapping_add(ONES * 6) | x) & HIGH & used == 0).then_some(x)
+}
+
+/// The number of eight digit values in the bytes of `x`, the first digit
+/// in the lowest byte: pairs, fours and then all eight combined, each step
+/// within its lanes (at most 99, 9999 and 99999999).
+#[inline]
+fn eight_digits_value(x: u64) -> u64 {
+    let x = (x * 10 + (x >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let x = (x * 100 + (x >> 16)) & 0x0000_FFFF_0000_FFFF;
+    (x * 10_000 + (x >> 32)) & 0xFFFF_FFFF
 }
 
 /// `Float.parseFloat` (same syntax as [`parse_f64`], rounded to f32 directly).
@@ -495,6 +583,49 @@ mod tests {
         }
     }
 
+    /// The word-at-a-time reading of 1-8 bytes gives what the byte loop
+    /// gives (the same double, or none), on every text of up to 4 bytes over
+    /// digits, point, a letter and a sign, and on random texts up to 10.
+    #[test]
+    fn short_plain_decimals_read_like_the_byte_loop() {
+        let alphabet = b"0123456789.e-x/:";
+        let mut check = |text: &[u8]| {
+            let got = plain_decimal(text).map(f64::to_bits);
+            let want = plain_decimal_bytewise(text).map(f64::to_bits);
+            assert_eq!(got, want, "{:?}", String::from_utf8_lossy(text));
+        };
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            texts = texts
+                .iter()
+                .flat_map(|t| {
+                    alphabet.iter().map(move |&c| {
+                        let mut t = t.clone();
+                        t.push(c);
+                        t
+                    })
+                })
+                .collect();
+            texts.iter().for_each(|t| check(t));
+        }
+        let mut rng = crate::util::SplitMix64::new(5);
+        for i in 0..500_000u64 {
+            let len = (i % 11) as usize;
+            let text: Vec<u8> = (0..len)
+                .map(|_| {
+                    let r = rng.next();
+                    // Mostly digits, a point now and then.
+                    if r % 7 == 0 {
+                        alphabet[(r >> 8) as usize % alphabet.len()]
+                    } else {
+                        b'0' + (r >> 16) as u8 % 10
+                    }
+                })
+                .collect();
+            check(&text);
+        }
+    }
+
     /// The plain-decimal shortcut gives the same doubles as the general parser.
     #[test]
     fn plain_decimals_parse_like_the_general_parser() {
@@ -589,6 +720,46 @@ mod tests {
             assert_eq!(parse_i64(c.as_bytes()), expected, "{c:?}");
             let expected32 = c.parse::<i32>().ok();
             assert_eq!(parse_i32(c.as_bytes()), expected32, "{c:?}");
+        }
+    }
+
+    /// Short integers (the word-at-a-time path takes 4 to 8 digits) parse
+    /// as Rust's parser does, within each range: random texts of digits,
+    /// signs and other bytes.
+    #[test]
+    fn short_integers_parse_like_rusts_parser() {
+        let alphabet = b"0123456789+-x .";
+        let mut rng = crate::util::SplitMix64::new(17);
+        for i in 0..400_000u64 {
+            let len = (i % 11) as usize;
+            let text: Vec<u8> = (0..len)
+                .map(|_| {
+                    let r = rng.next();
+                    if r % 9 == 0 {
+                        alphabet[(r >> 8) as usize % alphabet.len()]
+                    } else {
+                        b'0' + (r >> 16) as u8 % 10
+                    }
+                })
+                .collect();
+            let parsed = std::str::from_utf8(&text)
+                .ok()
+                .and_then(|t| t.parse::<i64>().ok());
+            for (min, max) in [
+                (i64::MIN, i64::MAX),
+                (i64::from(i32::MIN), i64::from(i32::MAX)),
+                (-128, 127),
+                (0, 99_999),
+            ] {
+                let want = parsed.filter(|v| (min..=max).contains(v));
+                let got = parse_int_range(&text, min, max);
+                assert_eq!(
+                    got,
+                    want,
+                    "{:?} in {min}..={max}",
+                    String::from_utf8_lossy(&text)
+                );
+            }
         }
     }
 
