@@ -589,7 +589,7 @@ mod tests {
     #[test]
     fn short_plain_decimals_read_like_the_byte_loop() {
         let alphabet = b"0123456789.e-x/:";
-        let mut check = |text: &[u8]| {
+        let check = |text: &[u8]| {
             let got = plain_decimal(text).map(f64::to_bits);
             let want = plain_decimal_bytewise(text).map(f64::to_bits);
             assert_eq!(got, want, "{:?}", String::from_utf8_lossy(text));
