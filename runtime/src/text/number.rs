@@ -205,7 +205,7 @@ fn write_non_finite(out: &mut Vec<u8>, nan: bool, negative: bool) {
 
 /// Parses a Java integer (`Long.parseLong` rules: optional `+`/`-`, ASCII digits,
 /// no spaces) within `[min, max]`.
-#[inline]
+#[inline(always)]
 pub fn parse_int_range(text: &[u8], min: i64, max: i64) -> Option<i64> {
     // 4 to 8 digits without a sign (ids, counts): as one word.
     if (4..=8).contains(&text.len()) {
@@ -273,7 +273,7 @@ pub fn parse_i64(t: &[u8]) -> Option<i64> {
 
 /// `Double.parseDouble`: trims ASCII whitespace/control chars, accepts `NaN`,
 /// `[+-]Infinity`, decimal and exponent forms, a trailing `d`/`D`/`f`/`F`.
-#[inline]
+#[inline(always)]
 pub fn parse_f64(text: &[u8]) -> Option<f64> {
     // Plain digits with nothing to trim, sign or suffix: straight to the
     // fast path (everything else takes the general one below).
@@ -287,6 +287,7 @@ pub fn parse_f64(text: &[u8]) -> Option<f64> {
     parse_f64_general(text)
 }
 
+#[inline(never)]
 fn parse_f64_general(text: &[u8]) -> Option<f64> {
     let t = java_trim(text);
     let t = match t.last() {
