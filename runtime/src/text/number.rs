@@ -330,7 +330,7 @@ const POW10: [f64; 16] = [
 /// so `m / 10^k` is the correctly rounded value (Clinger's fast path), the
 /// same double `Double.parseDouble` and Rust's parser give. `None` for any
 /// other form (exponents, more digits, no digit at all).
-#[inline]
+#[inline(always)]
 fn plain_decimal(body: &[u8]) -> Option<f64> {
     if let Some((m, k)) = short_plain_decimal(body) {
         return Some(m as f64 / POW10[k]);
@@ -340,7 +340,7 @@ fn plain_decimal(body: &[u8]) -> Option<f64> {
 
 /// [`plain_decimal`] a byte at a time (every length; the reference of the
 /// word-at-a-time path).
-#[inline]
+#[inline(never)]
 fn plain_decimal_bytewise(body: &[u8]) -> Option<f64> {
     if body.is_empty() || body.len() > 16 {
         return None;
