@@ -85,7 +85,7 @@ pub fn double_is_java(t: &[u8]) -> bool {
 /// A TIMESTAMP as Flink's csv format writes it, inside the quotes:
 /// `yyyy-MM-dd HH:mm:ss` with a valid date and time of day, and a fraction
 /// of 1-9 digits ending in a non-zero digit, or none.
-#[inline]
+#[inline(always)]
 pub fn timestamp_is_flink_csv(t: &[u8]) -> bool {
     let (b, fraction) = match t.split_first_chunk::<19>() {
         Some((b, [])) => (b, None),
