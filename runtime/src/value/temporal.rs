@@ -404,11 +404,14 @@ impl Timestamp {
         if not_digits | (a & SEPARATORS_A) | ((b | c) & SEPARATORS_BC) != 0 {
             return None;
         }
-        let digit = |w: u64, i: u32| (w >> (8 * i)) as u32 & 0xFF;
-        let two = |w: u64, i: u32| digit(w, i) * 10 + digit(w, i + 1);
-        let y = two(a, 0) * 100 + two(a, 2);
-        let (m, d) = (two(a, 5), two(b, 0));
-        let (h, mi, s) = (two(b, 3), two(b, 6), two(c, 6));
+        // Byte i of `pairs(w)` is the two-digit number of bytes i and i + 1
+        // (at most 99: no carry; separators are zero here).
+        let pairs = |w: u64| w * 10 + (w >> 8);
+        let byte = |w: u64, i: u32| (w >> (8 * i)) as u32 & 0xFF;
+        let (pa, pb) = (pairs(a), pairs(b));
+        let y = byte(pa, 0) * 100 + byte(pa, 2);
+        let (m, d) = (byte(pa, 5), byte(pb, 0));
+        let (h, mi, s) = (byte(pb, 3), byte(pb, 6), byte(pairs(c), 6));
         if h > 23 || mi > 59 || s > 59 {
             return None;
         }
