@@ -210,7 +210,7 @@ pub fn parse_int_range(text: &[u8], min: i64, max: i64) -> Option<i64> {
     // 4 to 8 digits without a sign (ids, counts): as one word.
     if (4..=8).contains(&text.len()) {
         if let Some(x) = digit_word(text) {
-            let v = eight_digits_value(x << (8 * (8 - text.len()))) as i64;
+            let v = eight_digits_value(x) as i64;
             return (min..=max).contains(&v).then_some(v);
         }
     }
@@ -411,14 +411,16 @@ fn load_short(bytes: &[u8]) -> u64 {
     }
 }
 
-/// 1 to 8 ASCII digits as their values in the low bytes of a word (first
-/// digit lowest); `None` when a byte is not a digit.
+/// 1 to 8 ASCII digits as their values in the high bytes of a word (the
+/// last digit highest, zeros below: eight digits with leading zeros, as
+/// [`eight_digits_value`] takes them); `None` when a byte is not a digit.
 #[inline]
 fn digit_word(bytes: &[u8]) -> Option<u64> {
-    let used = u64::MAX >> (8 * (8 - bytes.len()));
-    let x = (load_short(bytes) ^ (ONES * u64::from(b'0'))) & used;
+    // The shift drops the bytes above the text (0x30 after the XOR) and
+    // brings in zero digits below.
+    let x = (load_short(bytes) ^ (ONES * u64::from(b'0'))) << (8 * (8 - bytes.len()));
     const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
-    ((x.wrapping_add(ONES * 6) | x) & HIGH & used == 0).then_some(x)
+    ((x.wrapping_add(ONES * 6) | x) & HIGH == 0).then_some(x)
 }
 
 /// The number of eight digit values in the bytes of `x`, the first digit
