@@ -370,27 +370,30 @@ fn short_plain_decimal(body: &[u8]) -> Option<(u64, usize)> {
     if n == 0 || n > 8 {
         return None;
     }
-    let used = u64::MAX >> (8 * (8 - n));
-    let x = (load_short(body) ^ (ONES * u64::from(b'0'))) & used;
-    // The point's byte ('.' ^ '0' = 0x1E): its lowest one exactly (the
-    // zero-byte test is exact for the lowest zero byte).
-    let t = (x ^ (ONES * 0x1E)) | !used;
+    // The bytes XOR '0' in the high bytes of a word (the last one highest;
+    // the shift drops the bytes above the text and brings in zero digits
+    // below): eight digits with leading zeros, but for a point.
+    let x = (load_short(body) ^ (ONES * u64::from(b'0'))) << (8 * (8 - n));
+    // The point's byte ('.' ^ '0' = 0x1E; the zeros below are not one):
+    // its lowest, the text's first, exactly (the zero-byte test is exact
+    // for the lowest zero byte).
+    let t = x ^ (ONES * 0x1E);
     let zero = t.wrapping_sub(ONES) & !t & (ONES * 0x80);
     let (x, digits, k) = if zero == 0 {
         (x, n, 0)
     } else {
         let at = zero.trailing_zeros() as usize / 8;
         let below = (1u64 << (8 * at)) - 1;
-        // The bytes above the point one place down, over it.
-        ((x & below) | ((x >> 8) & !below), n - 1, n - 1 - at)
+        // The bytes below the point one place up, over it (one more zero
+        // comes in at the bottom).
+        ((x & (!below << 8)) | ((x & below) << 8), n - 1, 7 - at)
     };
-    // Every byte of the digits at most 9 (a second point fails here).
-    let digit_bytes = u64::MAX >> (8 * (8 - digits)).min(63);
+    // Every byte at most 9 (a second point fails here).
     const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
-    if digits == 0 || ((x.wrapping_add(ONES * 6) | x) & HIGH & digit_bytes) != 0 {
+    if digits == 0 || ((x.wrapping_add(ONES * 6) | x) & HIGH) != 0 {
         return None;
     }
-    Some((eight_digits_value(x << (8 * (8 - digits))), k))
+    Some((eight_digits_value(x), k))
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
