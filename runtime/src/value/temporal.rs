@@ -415,8 +415,8 @@ impl Timestamp {
         if h > 23 || mi > 59 || s > 59 {
             return None;
         }
-        let mut frac = 0u32;
-        if t.len() == 23 {
+        // Milliseconds and the nanoseconds below them.
+        let (millis, sub_milli) = if t.len() == 23 {
             // Milliseconds, `.SSS`, checked as one word as above.
             let bytes: [u8; 4] = t[19..23].try_into().expect("23 bytes");
             let w = u32::from_le_bytes(bytes) ^ u32::from_le_bytes(*b".000");
@@ -424,8 +424,24 @@ impl Timestamp {
                 return None;
             }
             let digit = |i: u32| (w >> (8 * i)) & 0xFF;
-            frac = (digit(1) * 100 + digit(2) * 10 + digit(3)) * 1_000_000;
-        } else if t.len() > 19 {
+            (digit(1) * 100 + digit(2) * 10 + digit(3), 0)
+        } else {
+            let frac = Self::fraction_nanos(t)?;
+            (frac / 1_000_000, frac % 1_000_000)
+        };
+        let date = Date::from_ymd(y as i32, m, d)?;
+        let millis = i64::from(date.0) * MILLIS_PER_DAY
+            + i64::from(h * 3600 + mi * 60 + s) * 1000
+            + i64::from(millis);
+        Some(Timestamp::new(millis, sub_milli))
+    }
+
+    /// The nanoseconds of `[.f{0,9}]` after the 19 bytes of
+    /// [`Timestamp::parse_sql_fixed`]'s layout (0 without a fraction).
+    #[inline]
+    fn fraction_nanos(t: &[u8]) -> Option<u32> {
+        let mut frac = 0u32;
+        if t.len() > 19 {
             // A '.' and up to 9 digits (none is accepted, as in the general parser).
             if t[19] != b'.' {
                 return None;
@@ -440,9 +456,7 @@ impl Timestamp {
             }
             frac *= 10u32.pow(9 - digits.len() as u32);
         }
-        let date = Date::from_ymd(y as i32, m, d)?;
-        let nanos = i64::from(h * 3600 + mi * 60 + s) * 1_000_000_000 + i64::from(frac);
-        Some(Timestamp::from_date_nanos(date, nanos))
+        Some(frac)
     }
 
     /// ISO-8601 local date-time: `yyyy-MM-ddTHH:mm[:ss[.f{1,9}]]`.
