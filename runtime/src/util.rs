@@ -8,9 +8,35 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// floating-point additions (hence the last digits of a DOUBLE sum over
 /// partial aggregates) are reproducible. Batch inputs are the user's own
 /// data, so hash flooding is not a threat model here.
-pub type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+pub type FastMap<K, V> = std::collections::HashMap<K, V, FastState>;
 /// The hash set counterpart of [`FastMap`].
-pub type FastSet<K> = std::collections::HashSet<K, foldhash::fast::FixedState>;
+pub type FastSet<K> = std::collections::HashSet<K, FastState>;
+
+/// foldhash's fixed-seed hasher, with `hash_one` (the map's only way of
+/// hashing a key) inlined into each lookup together with the key's `Hash`:
+/// the same writes to the same hasher, so the same hash values (and group
+/// order) as `foldhash::fast::FixedState` itself.
+#[derive(Clone, Default, Debug)]
+pub struct FastState(foldhash::fast::FixedState);
+
+impl std::hash::BuildHasher for FastState {
+    type Hasher = foldhash::fast::FoldHasher<'static>;
+
+    #[inline(always)]
+    fn build_hasher(&self) -> Self::Hasher {
+        self.0.build_hasher()
+    }
+
+    // Written out (not `self.0.hash_one(x)`) so that it inlines.
+    #[allow(clippy::manual_hash_one)]
+    #[inline(always)]
+    fn hash_one<T: std::hash::Hash>(&self, x: T) -> u64 {
+        use std::hash::Hasher;
+        let mut hasher = self.0.build_hasher();
+        x.hash(&mut hasher);
+        hasher.finish()
+    }
+}
 
 /// A new empty [`FastMap`].
 pub fn fast_map<K, V>() -> FastMap<K, V> {

@@ -71,6 +71,24 @@ impl<K: Hash + Eq, A, R: Spill> GroupTable<K, A, R> {
     /// when the budget has room; `None` when the row was spilled instead.
     #[inline]
     pub fn group(&mut self, key: K, row: &R, init: impl FnOnce() -> A) -> Result<Option<&mut A>> {
+        // An existing group (most rows) by a lookup that inlines, not the
+        // out-of-line `entry` with its entry value returned through memory.
+        if let Some(acc) = self.map.get_mut(&key) {
+            let acc: *mut A = acc;
+            // SAFETY: `acc` points into `self.map`, which nothing touches
+            // before the borrow of `self` this returns ends. (The borrow
+            // checker rejects returning `get_mut`'s borrow in one branch and
+            // using the map in the other, a known false positive.)
+            return Ok(Some(unsafe { &mut *acc }));
+        }
+        self.new_group(key, row, init)
+    }
+
+    /// [`GroupTable::group`] for a key not in memory: a new group, or the
+    /// row spilled (through `entry`, as before the lookup above: groups
+    /// land in the same slots, so they come out in the same order).
+    #[inline(never)]
+    fn new_group(&mut self, key: K, row: &R, init: impl FnOnce() -> A) -> Result<Option<&mut A>> {
         match self.map.entry(key) {
             Entry::Occupied(e) => Ok(Some(e.into_mut())),
             Entry::Vacant(v) => {

@@ -109,12 +109,36 @@ fn push_delimiters(
     start: &mut usize,
     spans: &mut Vec<(usize, usize)>,
 ) {
+    // A 16-byte chunk's mask (the bits above are clear; kept so for the
+    // array below).
+    bits &= 0xFFFF;
+    if bits == 0 {
+        return;
+    }
+    // A chunk has at most 16 delimiters: room for them once, then plain
+    // stores with the count in a register (`push` reloaded the buffer,
+    // compared the capacity and stored the length per delimiter).
+    // Positions are kept with `base` added (`s`, the field's start; `at0`,
+    // the chunk's), and `n & 15` indexes a 16-entry array without a check.
+    spans.reserve(16);
+    let len = spans.len();
+    let room: &mut [std::mem::MaybeUninit<(usize, usize)>; 16] = (&mut spans.spare_capacity_mut()
+        [..16])
+        .try_into()
+        .expect("16 reserved");
+    let (mut n, mut s, at0) = (0usize, base + *start, base + offset);
     while bits != 0 {
-        let at = offset + bits.trailing_zeros() as usize;
-        spans.push((base + *start, base + at));
-        *start = at + 1;
+        let at = at0 + bits.trailing_zeros() as usize;
+        room[n & 15].write((s, at));
+        n += 1;
+        s = at + 1;
         bits &= bits - 1;
     }
+    // SAFETY: the `n` entries after `len` were just written (`room` is the
+    // spare capacity, which `reserve(16)` made at least 16 long, and `n`,
+    // the count of bits in a 16-bit mask, is at most 16).
+    unsafe { spans.set_len(len + n) };
+    *start = s - base;
 }
 
 #[inline]
@@ -168,6 +192,21 @@ mod tests {
         }
         spans.push((base + start, base + content.len()));
         (LineSplit::Line(nl), spans)
+    }
+
+    /// Lines of nothing but delimiters (16 in a chunk, and more), and
+    /// chunks where the spans vector has to grow.
+    #[test]
+    fn splits_lines_of_delimiters() {
+        for k in 0..70 {
+            for tail in ["\n", "x\n", "\r\nmore"] {
+                let data = format!("{}{tail}", ",".repeat(k)).into_bytes();
+                let mut spans = Vec::new();
+                let (want, want_spans) = reference(&data, 3, b',', [b'"', b'\\']);
+                let got = split_line(&data, 3, b',', [b'"', b'\\'], &mut spans);
+                assert_eq!((got, spans), (want, want_spans), "{k} {tail:?}");
+            }
+        }
     }
 
     /// Random lines of every length around the 16-byte chunks, with

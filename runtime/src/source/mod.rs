@@ -216,7 +216,7 @@ pub trait Record {
 
     /// STRING/VARCHAR/CHAR, borrowed from the record. Json numbers, booleans and
     /// composites read as their text (composites compacted, as Jackson re-serializes).
-    #[inline]
+    #[inline(always)]
     fn str(&self, col: usize) -> Result<Option<std::borrow::Cow<'_, str>>> {
         if let Raw::CsvText(t) = self.raw(col) {
             if t.is_ascii() {

@@ -45,6 +45,23 @@ pub fn append_short(out: &mut Vec<u8>, s: &[u8]) {
     }
 }
 
+/// Appends the first `n` bytes of `buf` (`n <= 32`) with one fixed-size
+/// copy of all 32 (the bytes past `n` land in spare capacity and are not
+/// part of the vector).
+#[inline]
+pub fn append_prefix(out: &mut Vec<u8>, buf: &[u8; 32], n: usize) {
+    assert!(n <= 32);
+    out.reserve(32);
+    let len = out.len();
+    // SAFETY: `reserve` left room for 32 more bytes, the copy reads all of
+    // `buf` and writes within that room, and the `n <= 32` bytes after
+    // `len` it initialised are what `set_len` takes in.
+    unsafe {
+        std::ptr::copy_nonoverlapping(buf.as_ptr(), out.as_mut_ptr().add(len), 32);
+        out.set_len(len + n);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -85,7 +85,7 @@ pub fn double_is_java(t: &[u8]) -> bool {
 /// A TIMESTAMP as Flink's csv format writes it, inside the quotes:
 /// `yyyy-MM-dd HH:mm:ss` with a valid date and time of day, and a fraction
 /// of 1-9 digits ending in a non-zero digit, or none.
-#[inline]
+#[inline(always)]
 pub fn timestamp_is_flink_csv(t: &[u8]) -> bool {
     let (b, fraction) = match t.split_first_chunk::<19>() {
         Some((b, [])) => (b, None),
@@ -120,17 +120,24 @@ pub fn timestamp_is_flink_csv(t: &[u8]) -> bool {
     {
         return false;
     }
-    let byte = |w: u64, i: u32| (w >> (8 * i)) as u32 & 0xF;
-    let two = |w: u64, i: u32| byte(w, i) * 10 + byte(w, i + 1);
-    let (m, day) = (two(w0, 5), two(w1, 0));
-    if two(w1, 3) > 23 || two(w1, 6) > 59 || two(w2, 2) > 59 {
+    // Byte i of `pairs(w)` is the two-digit number of bytes i and i + 1
+    // (digit bytes are 0-9 now, separators masked off: at most 99, no
+    // carry between bytes).
+    let pairs = |w: u64, digits: u64| {
+        let w = w & digits;
+        w * 10 + (w >> 8)
+    };
+    let byte = |w: u64, i: u32| (w >> (8 * i)) as u32 & 0xFF;
+    let (p0, p1) = (pairs(w0, D0), pairs(w1, D1));
+    let (m, day) = (byte(p0, 5), byte(p1, 0));
+    if byte(p1, 3) > 23 || byte(p1, 6) > 59 || byte(pairs(w2, D2), 2) > 59 {
         return false;
     }
     if !(1..=12).contains(&m) || day == 0 {
         return false;
     }
     if day > 28 {
-        let y = two(w0, 0) * 100 + two(w0, 2);
+        let y = byte(p0, 0) * 100 + byte(p0, 2);
         if day > days_in_month(y as i32, m) {
             return false;
         }

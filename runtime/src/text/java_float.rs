@@ -394,6 +394,79 @@ pub(crate) fn short_decimal(value: f64) -> Option<(u64, i32)> {
     Some((n, p))
 }
 
+/// The JDK's digits of a double in `[1, 10^7)` (the caller excludes
+/// powers of two, whose interval is narrower below), as `n × 10^-p` with
+/// `n` of 15 to 17 digits, trailing zeros included (the printer drops
+/// them).
+///
+/// Integers take the JDK's integer path, whose digits are the integer's;
+/// for the others the JDK's long loop runs without wrapping (see
+/// [`prints_shortest`], whose test is always true in this range: `B` has
+/// 54 bits, `M` is 1 and `10 S` is below 200·2^53; the tests check it), so
+/// its digits are those of exact arithmetic: the loop stops at the first
+/// length where the value's truncation or the next decimal up lies
+/// strictly within half an ulp, and prints the nearer (an exact tie: the
+/// even one). This computes the same thing directly: with `k =
+/// floor(log10(value))` and `p = 16 - k`, the exact `value × 10^p × 2^s =
+/// fraction × 5^p` (`s = 52 - exponent - p`, between 19 and 36; the
+/// product is below 2^91) gives the 17-digit truncation `t` and its
+/// remainder, in units where the half ulp is `5^p` and a 17-digit step is
+/// `2^(s+1)`. Length 15 is tried first: 15-digit decimals are farther
+/// apart than an ulp, so at most one of them is inside, and when one is,
+/// the JDK stops there or earlier on the same decimal without its trailing
+/// zeros (an integer is its own 15-digit truncation). Then 16, then 17,
+/// which always stops the loop (half an ulp is more than half a 17-digit
+/// step). No bound is ever on the interval's edge: remainders are even
+/// multiples of the unit and `5^p` is odd.
+#[inline]
+pub(crate) fn plain_decimal(value: f64) -> Option<(u64, i32)> {
+    if !(1.0..1e7).contains(&value) {
+        return None;
+    }
+    let bits = value.to_bits();
+    let fraction = (bits & ((1 << 52) - 1)) | (1 << 52);
+    let exponent = ((bits >> 52) & 0x7ff) as i32 - 1023;
+    let mut p = 16;
+    for bound in [1e1, 1e2, 1e3, 1e4, 1e5, 1e6] {
+        p -= i32::from(value >= bound);
+    }
+    let s = (52 - exponent - p) as u32;
+    let half_ulp = pow5_wrapping(p);
+    let scaled = u128::from(fraction) * u128::from(half_ulp);
+    let t17 = (scaled >> s) as u64;
+    // The remainder below the 17-digit truncation and one 17-digit step,
+    // in units of 2^-(s+1) (half the remainder's unit).
+    let rem = ((scaled as u64) & ((1u64 << s) - 1)) << 1;
+    let step = 1u64 << (s + 1);
+    // Lengths 15 and 16: the truncations and their remainders.
+    for (pow, zeros) in [(100, 2), (10, 1)] {
+        let (t, rem) = (t17 / pow, t17 % pow * step + rem);
+        let (low, high) = (rem < half_ulp, pow * step - rem < half_ulp);
+        if low || high {
+            return Some((pick(t, low, high, rem, pow * step), p - zeros));
+        }
+    }
+    let (low, high) = (rem < half_ulp, step - rem < half_ulp);
+    Some((pick(t17, low, high, rem, step), p))
+}
+
+/// The JDK's last-digit rounding where its loop stopped: the truncation
+/// `t` (`low`), the next decimal up (`high`), or the nearer of the two
+/// when both are within half an ulp, the even one on a tie.
+#[inline]
+fn pick(t: u64, low: bool, high: bool, rem: u64, step: u64) -> u64 {
+    let up = if low && high {
+        match (2 * rem).cmp(&step) {
+            std::cmp::Ordering::Less => false,
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Equal => t & 1 == 1,
+        }
+    } else {
+        high
+    };
+    t + u64::from(up)
+}
+
 /// Exact non-negative integers for the JDK's big-integer digit loop.
 trait Exact: Ord + Sized {
     /// `5^p5 × 2^p2`.
@@ -797,6 +870,70 @@ mod tests {
             let price = f64::from(cents) / 100.0;
             assert!(super::short_digits(price).is_some(), "{price}");
         }
+    }
+
+    /// [`super::plain_decimal`] gives the digits of the JDK's loops for
+    /// every double of `[1, 10^7)` but powers of two (random bits of each
+    /// binade, integers, short decimals, prices times quantities, sums, the
+    /// neighbours of powers of ten and two, and ties: values `k + j/2^16`
+    /// whose 17 digits are exact), and `prints_shortest` holds for each.
+    #[test]
+    fn plain_decimal_matches_the_jdk_loops() {
+        let mut rng = crate::util::SplitMix64::new(0x5851_F42D_4C95_7F2Du64);
+        let mut next = || rng.next();
+        let mut failures = Vec::new();
+        let mut lengths = [0u64; 18];
+        let mut check = |v: f64| {
+            if !(1.0..1e7).contains(&v) || v.to_bits() & ((1 << 52) - 1) == 0 {
+                return;
+            }
+            let slow = double_digits_with::<false>(v);
+            let fast = super::plain_decimal(v).map(|(n, p)| {
+                let text = n.to_string();
+                let digits = text.trim_end_matches('0').to_owned();
+                lengths[digits.len()] += 1;
+                (digits, text.len() as i32 - p)
+            });
+            let want = (
+                String::from_utf8_lossy(slow.as_slice()).into_owned(),
+                slow.exponent,
+            );
+            let integer = v.fract() == 0.0;
+            if (fast.as_ref() != Some(&want) || !(integer || super::prints_shortest(v)))
+                && failures.len() < 20
+            {
+                failures.push(format!("{v:e} ({:#x}): {fast:?} vs {want:?}", v.to_bits()));
+            }
+        };
+        for _ in
+            0..std::env::var("STMTC_FLOAT_ROUNDS").map_or(200_000, |v| v.parse().expect("a count"))
+        {
+            // Every binade of the range (2^0 .. 2^23).
+            check(f64::from_bits((1023 + next() % 24) << 52 | next() >> 12));
+            let r = next();
+            let price = (r % 100_000) as f64 / 100.0;
+            check(price);
+            check(((r >> 17) % 10_000_000) as f64);
+            check(price * ((r >> 20) % 21) as f64);
+            check(price * ((r >> 40) % 1000) as f64 / 7.0);
+            check(price + 0.1 + ((r >> 30) % 1000) as f64 / 1000.0);
+            // Decimals of every length up to 15, 1 to 7 digits whole.
+            let digits = (r >> 50) as u32 % 15 + 1;
+            let whole = ((r >> 56) as u32 % 7 + 1).min(digits);
+            let n = (r >> 3) % 10u64.pow(digits);
+            check(n as f64 / 10u64.pow(digits - whole) as f64);
+            // Exact 17-digit values: ties at 16 digits.
+            check((r >> 40) as f64 % 10_000.0 + ((r >> 8) % 65536) as f64 / 65536.0);
+            // Neighbours of powers of ten and two.
+            let edge = [
+                1.0f64, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 2.0, 1024.0, 4194304.0,
+            ][(r % 11) as usize];
+            check(f64::from_bits(edge.to_bits() + ((r >> 4) % 64) - 32));
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        // Every length the lengths 15, 16 and 17 give, in numbers.
+        assert!(lengths[1..15].iter().all(|&n| n > 1000), "{lengths:?}");
+        assert!(lengths[15..].iter().all(|&n| n > 10_000), "{lengths:?}");
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! checked) and `Double.parseDouble`-style floats (surrounding whitespace, `NaN`,
 //! `Infinity`, optional `f`/`d` suffix).
 
-use super::append::append_short;
+use super::append::{append_prefix, append_short};
 use super::java_float;
 
 /// Appends an integer (any primitive) in decimal.
@@ -24,14 +24,18 @@ pub fn write_int<I: itoa::Integer>(out: &mut Vec<u8>, v: I) {
 pub fn write_f64(out: &mut Vec<u8>, v: f64) {
     // The common plain-range values: the text straight from the decimal.
     if v.to_bits() & ((1 << 52) - 1) != 0 {
-        if let Some((n, p)) = java_float::short_decimal(v.abs()) {
+        // From 1 up: the JDK's digits straight from the exact product with
+        // a power of ten; below 1, the ones that 15 digits hold.
+        if let Some((n, p)) =
+            java_float::plain_decimal(v.abs()).or_else(|| java_float::short_decimal(v.abs()))
+        {
             if v < 0.0 {
                 out.push(b'-');
             }
             write_plain(out, n, p);
             return;
         }
-        // 16 and 17 digits (a product of two prices): the shortest digits,
+        // 16 and 17 digits below 1: the shortest digits,
         // when the JDK's loop gives them too. ryu lays this range out as Java
         // does (`0.001234`, `1234.5678`).
         if (1e-3..1e7).contains(&v.abs()) && java_float::prints_shortest(v.abs()) {
@@ -43,9 +47,51 @@ pub fn write_f64(out: &mut Vec<u8>, v: f64) {
 }
 
 /// `n × 10^-p` in Java's plain layout (`123.45`, `0.005`, `1200.0`): what
-/// [`write_java`] prints for these digits when the value is in `[10^-3, 10^7)`.
+/// [`write_java`] prints for these digits when the value is in `[10^-3,
+/// 10^7)`. Zeros at the end of the fraction are dropped but one.
 #[inline]
 fn write_plain(out: &mut Vec<u8>, n: u64, p: i32) {
+    if n < 100_000_000_000_000_000 && p >= 1 {
+        // The digits, 17 with leading zeros: `n` itself has `len`, the
+        // last `zeros` of them zeros.
+        let (top, rest) = (n / 10_u64.pow(16), n % 10_u64.pow(16));
+        let (high, low) = (rest / 100_000_000, rest % 100_000_000);
+        let (high, low) = (eight_digits(high as u32), eight_digits(low as u32));
+        let len = if top != 0 {
+            17
+        } else if high != 0 {
+            16 - high.trailing_zeros() as usize / 8
+        } else {
+            8 - low.trailing_zeros() as usize / 8
+        };
+        let zeros = if low != 0 {
+            low.leading_zeros() as usize / 8
+        } else {
+            8 + high.leading_zeros() as usize / 8
+        };
+        let whole = len as i32 - p;
+        if (1..=8).contains(&whole) {
+            // `d` holds the 17 digits; `text` the first `whole` of `n`'s,
+            // the point, then the `p` others.
+            let mut d = [0u8; 32];
+            d[0] = b'0' + top as u8;
+            d[1..9].copy_from_slice(&(high | ASCII_ZEROS).to_le_bytes());
+            d[9..17].copy_from_slice(&(low | ASCII_ZEROS).to_le_bytes());
+            let (start, whole, p) = (17 - len, whole as usize, p as usize);
+            let mut text = [0u8; 32];
+            text[..8].copy_from_slice(&d[start..start + 8]);
+            text[whole] = b'.';
+            text[whole + 1..whole + 17].copy_from_slice(&d[start + whole..start + whole + 16]);
+            let fraction = p.saturating_sub(zeros).max(1);
+            append_prefix(out, &text, whole + 1 + fraction);
+            return;
+        }
+    }
+    write_plain_itoa(out, n, p);
+}
+
+/// [`write_plain`] for every `n` and `p`, from itoa's digits.
+fn write_plain_itoa(out: &mut Vec<u8>, n: u64, p: i32) {
     let mut text = itoa::Buffer::new();
     let text = text.format(n).as_bytes();
     if p <= 0 {
@@ -56,12 +102,34 @@ fn write_plain(out: &mut Vec<u8>, n: u64, p: i32) {
         let (whole, fraction) = text.split_at(text.len() - p as usize);
         append_short(out, whole);
         out.push(b'.');
-        append_short(out, fraction);
+        let zeros = fraction.iter().rev().take_while(|&&c| c == b'0').count();
+        append_short(out, &fraction[..(fraction.len() - zeros).max(1)]);
     } else {
+        let zeros = text.iter().rev().take_while(|&&c| c == b'0').count();
         out.extend_from_slice(b"0.");
         append_short(out, &b"00"[..p as usize - text.len()]);
-        append_short(out, text);
+        append_short(out, &text[..text.len() - zeros]);
     }
+}
+
+/// `'0'` in each byte.
+const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
+
+/// The eight decimal digits of `x < 10^8` (leading zeros included) as the
+/// bytes 0..=9, the first digit in the lowest byte: the halves, quarters
+/// and single digits of all lanes at once, each division by 10^k a
+/// multiplication and shift that is exact below the lanes' bounds
+/// (`x / 100 = x * 10486 >> 20` for `x < 10^4`, `x / 10 = x * 103 >> 10`
+/// for `x < 100`); the bits a lane's product spills into the lane below
+/// are masked off.
+#[inline]
+fn eight_digits(x: u32) -> u64 {
+    let x = u64::from(x);
+    let halves = (x / 10_000) | ((x % 10_000) << 32);
+    let hundreds = ((halves * 10_486) >> 20) & 0x0000_007F_0000_007F;
+    let pairs = hundreds | ((halves - hundreds * 100) << 16);
+    let tens = ((pairs * 103) >> 10) & 0x000F_000F_000F_000F;
+    tens | ((pairs - tens * 10) << 8)
 }
 
 fn write_f64_general(out: &mut Vec<u8>, v: f64) {
@@ -137,8 +205,15 @@ fn write_non_finite(out: &mut Vec<u8>, nan: bool, negative: bool) {
 
 /// Parses a Java integer (`Long.parseLong` rules: optional `+`/`-`, ASCII digits,
 /// no spaces) within `[min, max]`.
-#[inline]
+#[inline(always)]
 pub fn parse_int_range(text: &[u8], min: i64, max: i64) -> Option<i64> {
+    // 4 to 8 digits without a sign (ids, counts): as one word.
+    if (4..=8).contains(&text.len()) {
+        if let Some(x) = digit_word(text) {
+            let v = eight_digits_value(x) as i64;
+            return (min..=max).contains(&v).then_some(v);
+        }
+    }
     let (neg, digits) = match text.first()? {
         b'-' => (true, &text[1..]),
         b'+' => (false, &text[1..]),
@@ -198,7 +273,7 @@ pub fn parse_i64(t: &[u8]) -> Option<i64> {
 
 /// `Double.parseDouble`: trims ASCII whitespace/control chars, accepts `NaN`,
 /// `[+-]Infinity`, decimal and exponent forms, a trailing `d`/`D`/`f`/`F`.
-#[inline]
+#[inline(always)]
 pub fn parse_f64(text: &[u8]) -> Option<f64> {
     // Plain digits with nothing to trim, sign or suffix: straight to the
     // fast path (everything else takes the general one below).
@@ -212,6 +287,7 @@ pub fn parse_f64(text: &[u8]) -> Option<f64> {
     parse_f64_general(text)
 }
 
+#[inline(never)]
 fn parse_f64_general(text: &[u8]) -> Option<f64> {
     let t = java_trim(text);
     let t = match t.last() {
@@ -254,8 +330,18 @@ const POW10: [f64; 16] = [
 /// so `m / 10^k` is the correctly rounded value (Clinger's fast path), the
 /// same double `Double.parseDouble` and Rust's parser give. `None` for any
 /// other form (exponents, more digits, no digit at all).
-#[inline]
+#[inline(always)]
 fn plain_decimal(body: &[u8]) -> Option<f64> {
+    if let Some((m, k)) = short_plain_decimal(body) {
+        return Some(m as f64 / POW10[k]);
+    }
+    plain_decimal_bytewise(body)
+}
+
+/// [`plain_decimal`] a byte at a time (every length; the reference of the
+/// word-at-a-time path).
+#[inline(never)]
+fn plain_decimal_bytewise(body: &[u8]) -> Option<f64> {
     if body.is_empty() || body.len() > 16 {
         return None;
     }
@@ -272,6 +358,82 @@ fn plain_decimal(body: &[u8]) -> Option<f64> {
         }
     }
     (digits > 0 && digits <= 15).then(|| m as f64 / POW10[k])
+}
+
+/// The digits `m` and the count `k` after the point of 1 to 8 bytes that
+/// are digits with at most one `.` and at least one digit (`12.5`, `.5`,
+/// `5.`, `125`), as one word; `None` for every other text (which the byte
+/// loop then reads or refuses the same way).
+#[inline]
+fn short_plain_decimal(body: &[u8]) -> Option<(u64, usize)> {
+    let n = body.len();
+    if n == 0 || n > 8 {
+        return None;
+    }
+    // The bytes XOR '0' in the high bytes of a word (the last one highest;
+    // the shift drops the bytes above the text and brings in zero digits
+    // below): eight digits with leading zeros, but for a point.
+    let x = (load_short(body) ^ (ONES * u64::from(b'0'))) << (8 * (8 - n));
+    // The point's byte ('.' ^ '0' = 0x1E; the zeros below are not one):
+    // its lowest, the text's first, exactly (the zero-byte test is exact
+    // for the lowest zero byte).
+    let t = x ^ (ONES * 0x1E);
+    let zero = t.wrapping_sub(ONES) & !t & (ONES * 0x80);
+    let (x, digits, k) = if zero == 0 {
+        (x, n, 0)
+    } else {
+        let at = zero.trailing_zeros() as usize / 8;
+        let below = (1u64 << (8 * at)) - 1;
+        // The bytes below the point one place up, over it (one more zero
+        // comes in at the bottom).
+        ((x & (!below << 8)) | ((x & below) << 8), n - 1, 7 - at)
+    };
+    // Every byte at most 9 (a second point fails here).
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    if digits == 0 || ((x.wrapping_add(ONES * 6) | x) & HIGH) != 0 {
+        return None;
+    }
+    Some((eight_digits_value(x), k))
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// 1 to 8 bytes in the low bytes of a word, the first byte lowest (two
+/// overlapping loads, or three single bytes below 4).
+#[inline]
+fn load_short(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    if n >= 4 {
+        let low = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
+        let high = u32::from_le_bytes(bytes[n - 4..].try_into().expect("4 bytes"));
+        u64::from(low) | (u64::from(high) << (8 * (n - 4)))
+    } else {
+        u64::from(bytes[0])
+            | (u64::from(bytes[n / 2]) << (8 * (n / 2)))
+            | (u64::from(bytes[n - 1]) << (8 * (n - 1)))
+    }
+}
+
+/// 1 to 8 ASCII digits as their values in the high bytes of a word (the
+/// last digit highest, zeros below: eight digits with leading zeros, as
+/// [`eight_digits_value`] takes them); `None` when a byte is not a digit.
+#[inline]
+fn digit_word(bytes: &[u8]) -> Option<u64> {
+    // The shift drops the bytes above the text (0x30 after the XOR) and
+    // brings in zero digits below.
+    let x = (load_short(bytes) ^ (ONES * u64::from(b'0'))) << (8 * (8 - bytes.len()));
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    ((x.wrapping_add(ONES * 6) | x) & HIGH == 0).then_some(x)
+}
+
+/// The number of eight digit values in the bytes of `x`, the first digit
+/// in the lowest byte: pairs, fours and then all eight combined, each step
+/// within its lanes (at most 99, 9999 and 99999999).
+#[inline]
+fn eight_digits_value(x: u64) -> u64 {
+    let x = (x * 10 + (x >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let x = (x * 100 + (x >> 16)) & 0x0000_FFFF_0000_FFFF;
+    (x * 10_000 + (x >> 32)) & 0xFFFF_FFFF
 }
 
 /// `Float.parseFloat` (same syntax as [`parse_f64`], rounded to f32 directly).
@@ -322,6 +484,36 @@ mod tests {
         } else {
             let digits = java_float::double_digits_with::<false>(v);
             write_java(want, v < 0.0, &digits);
+        }
+    }
+
+    /// The eight-digits-at-once layout gives itoa's text: every length of
+    /// `n` up to 18 digits (17 is the fast path's bound), every place of the
+    /// point the plain range has (`n × 10^-p` in `[10^-3, 10^7)`).
+    #[test]
+    fn plain_layout_matches_itoa() {
+        let mut rng = crate::util::SplitMix64::new(7);
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        for i in 0..200_000u32 {
+            let digits = i % 18 + 1;
+            let mut n = rng.next() % 10u64.pow(digits);
+            if i % 3 == 0 {
+                // Zeros inside and at the end.
+                n -= n % 10u64.pow(i / 3 % digits);
+            }
+            let n = n.max(1);
+            let p = n.ilog10() as i32 + 1 - ((rng.next() % 10) as i32 - 2);
+            got.clear();
+            want.clear();
+            got.extend_from_slice(b"x");
+            want.extend_from_slice(b"x");
+            write_plain(&mut got, n, p);
+            write_plain_itoa(&mut want, n, p);
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&want),
+                "{n} {p}"
+            );
         }
     }
 
@@ -394,6 +586,49 @@ mod tests {
             check(price * ((r >> 40) % 1000) as f64 / 7.0);
             // Sums of prices (float drift leaves 16-17 digits).
             check(price + 0.1 + ((r >> 30) % 1000) as f64 / 1000.0);
+        }
+    }
+
+    /// The word-at-a-time reading of 1-8 bytes gives what the byte loop
+    /// gives (the same double, or none), on every text of up to 4 bytes over
+    /// digits, point, a letter and a sign, and on random texts up to 10.
+    #[test]
+    fn short_plain_decimals_read_like_the_byte_loop() {
+        let alphabet = b"0123456789.e-x/:";
+        let check = |text: &[u8]| {
+            let got = plain_decimal(text).map(f64::to_bits);
+            let want = plain_decimal_bytewise(text).map(f64::to_bits);
+            assert_eq!(got, want, "{:?}", String::from_utf8_lossy(text));
+        };
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            texts = texts
+                .iter()
+                .flat_map(|t| {
+                    alphabet.iter().map(move |&c| {
+                        let mut t = t.clone();
+                        t.push(c);
+                        t
+                    })
+                })
+                .collect();
+            texts.iter().for_each(|t| check(t));
+        }
+        let mut rng = crate::util::SplitMix64::new(5);
+        for i in 0..500_000u64 {
+            let len = (i % 11) as usize;
+            let text: Vec<u8> = (0..len)
+                .map(|_| {
+                    let r = rng.next();
+                    // Mostly digits, a point now and then.
+                    if r % 7 == 0 {
+                        alphabet[(r >> 8) as usize % alphabet.len()]
+                    } else {
+                        b'0' + (r >> 16) as u8 % 10
+                    }
+                })
+                .collect();
+            check(&text);
         }
     }
 
@@ -491,6 +726,46 @@ mod tests {
             assert_eq!(parse_i64(c.as_bytes()), expected, "{c:?}");
             let expected32 = c.parse::<i32>().ok();
             assert_eq!(parse_i32(c.as_bytes()), expected32, "{c:?}");
+        }
+    }
+
+    /// Short integers (the word-at-a-time path takes 4 to 8 digits) parse
+    /// as Rust's parser does, within each range: random texts of digits,
+    /// signs and other bytes.
+    #[test]
+    fn short_integers_parse_like_rusts_parser() {
+        let alphabet = b"0123456789+-x .";
+        let mut rng = crate::util::SplitMix64::new(17);
+        for i in 0..400_000u64 {
+            let len = (i % 11) as usize;
+            let text: Vec<u8> = (0..len)
+                .map(|_| {
+                    let r = rng.next();
+                    if r % 9 == 0 {
+                        alphabet[(r >> 8) as usize % alphabet.len()]
+                    } else {
+                        b'0' + (r >> 16) as u8 % 10
+                    }
+                })
+                .collect();
+            let parsed = std::str::from_utf8(&text)
+                .ok()
+                .and_then(|t| t.parse::<i64>().ok());
+            for (min, max) in [
+                (i64::MIN, i64::MAX),
+                (i64::from(i32::MIN), i64::from(i32::MAX)),
+                (-128, 127),
+                (0, 99_999),
+            ] {
+                let want = parsed.filter(|v| (min..=max).contains(v));
+                let got = parse_int_range(&text, min, max);
+                assert_eq!(
+                    got,
+                    want,
+                    "{:?} in {min}..={max}",
+                    String::from_utf8_lossy(&text)
+                );
+            }
         }
     }
 

@@ -96,15 +96,17 @@ impl From<&str> for Str {
 #[inline]
 fn copy_short(dst: &mut [u8; INLINE], src: &[u8]) {
     let n = src.len();
-    let chunk = match n {
-        16.. => 16,
-        8.. => 8,
-        4.. => 4,
-        _ => 0,
-    };
-    if chunk > 0 {
-        dst[..chunk].copy_from_slice(&src[..chunk]);
-        dst[n - chunk..n].copy_from_slice(&src[n - chunk..]);
+    // One branch per size, each with constant lengths (one copy of a
+    // length chosen at run time was still compiled to a `memcpy` call).
+    if n >= 16 {
+        dst[..16].copy_from_slice(&src[..16]);
+        dst[n - 16..n].copy_from_slice(&src[n - 16..]);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..n].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..n].copy_from_slice(&src[n - 4..]);
     } else {
         // Byte by byte (a loop here would become a memcpy call again).
         if n > 0 {
@@ -192,7 +194,16 @@ impl Borrow<str> for Str {
 impl PartialEq for Str {
     #[inline]
     fn eq(&self, other: &Str) -> bool {
-        self.as_str() == other.as_str()
+        match (&self.0, &other.0) {
+            // The bytes after `len` are always zero (both ways of building
+            // an inline value start from zeros), so equal texts are equal
+            // arrays: a compare of fixed size, not a `memcmp` call.
+            (Repr::Inline { len: a, bytes: x }, Repr::Inline { len: b, bytes: y }) => {
+                a == b && x == y
+            }
+            // A heap text is longer than any inline one.
+            _ => self.as_str() == other.as_str(),
+        }
     }
 }
 
@@ -277,12 +288,25 @@ mod tests {
 
     #[test]
     fn compares_hashes_and_orders_like_str() {
-        let words = ["", "a", "b", "ab", "äb", &"z".repeat(40), &"z".repeat(41)];
+        let words = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "abc",
+            "äb",
+            &"y".repeat(INLINE),
+            &"y".repeat(INLINE + 1),
+            &"z".repeat(40),
+            &"z".repeat(41),
+        ];
         for a in words {
             for b in words {
                 assert_eq!(Str::from(a).cmp(&Str::from(b)), a.cmp(b), "{a} {b}");
                 let (x, y) = (Str::from(a), Str::from(b));
                 assert_eq!(x == y, a == b);
+                assert_eq!(Str::from(a.to_string()) == y, a == b);
+                assert_eq!(x.clone() == Str::from(b.to_string()), a == b);
                 assert_eq!(x == *b, a == b);
             }
         }

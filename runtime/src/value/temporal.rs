@@ -221,8 +221,15 @@ pub fn days_in_month(y: i32, m: u32) -> u32 {
 }
 
 impl Date {
+    #[inline]
     pub fn from_ymd(y: i32, m: u32, d: u32) -> Option<Date> {
-        if !(1..=12).contains(&m) || d == 0 || d > days_in_month(y, m) {
+        // The month's length from a table; the leap-year test only for
+        // February the 29th.
+        const DAYS: [u32; 13] = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+        if !(1..=12).contains(&m)
+            || d == 0
+            || (d > DAYS[m as usize] && !(m == 2 && d == 29 && is_leap_year(y)))
+        {
             return None;
         }
         Some(Date(days_from_civil(y, m, d)))
@@ -373,23 +380,66 @@ impl Timestamp {
         if t.len() < 19 || t.len() > 29 {
             return None;
         }
-        let b: &[u8; 19] = t[..19].try_into().ok()?;
-        if b[4] != b'-' || b[7] != b'-' || b[10] != b' ' || b[13] != b':' || b[16] != b':' {
+        // Three words, `yyyy-MM-`, `dd HH:mm` and `HH:mm:ss`, each XORed
+        // with its layout: a digit becomes its value, a separator in place
+        // zero. Every byte must then be at most 9 (`x + 6` keeps bit 4
+        // clear, `x` has no high bit) and every separator zero.
+        let word = |at: usize, layout: &[u8; 8]| {
+            let bytes: [u8; 8] = t[at..at + 8].try_into().expect("19 bytes at least");
+            u64::from_le_bytes(bytes) ^ u64::from_le_bytes(*layout)
+        };
+        let (a, b, c) = (
+            word(0, b"0000-00-"),
+            word(8, b"00 00:00"),
+            word(11, b"00:00:00"),
+        );
+        const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+        const SIX: u64 = 0x0606_0606_0606_0606;
+        let not_digits = ((a.wrapping_add(SIX) | a) & HIGH)
+            | ((b.wrapping_add(SIX) | b) & HIGH)
+            | ((c.wrapping_add(SIX) | c) & HIGH);
+        // Bytes 4 and 7 of `a`; 2 and 5 of `b` and of `c`.
+        const SEPARATORS_A: u64 = 0xFF00_00FF_0000_0000;
+        const SEPARATORS_BC: u64 = 0x0000_FF00_00FF_0000;
+        if not_digits | (a & SEPARATORS_A) | ((b | c) & SEPARATORS_BC) != 0 {
             return None;
         }
-        // All fourteen digits checked at once, without a branch each.
-        let d = b.map(|c| c.wrapping_sub(b'0'));
-        let digit_at = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
-        if digit_at.iter().fold(false, |bad, &i| bad | (d[i] > 9)) {
-            return None;
-        }
-        let two = |i: usize| u32::from(d[i]) * 10 + u32::from(d[i + 1]);
-        let y = two(0) * 100 + two(2);
-        let (m, d) = (two(5), two(8));
-        let (h, mi, s) = (two(11), two(14), two(17));
+        // Byte i of `pairs(w)` is the two-digit number of bytes i and i + 1
+        // (at most 99: no carry; separators are zero here).
+        let pairs = |w: u64| w * 10 + (w >> 8);
+        let byte = |w: u64, i: u32| (w >> (8 * i)) as u32 & 0xFF;
+        let (pa, pb) = (pairs(a), pairs(b));
+        let y = byte(pa, 0) * 100 + byte(pa, 2);
+        let (m, d) = (byte(pa, 5), byte(pb, 0));
+        let (h, mi, s) = (byte(pb, 3), byte(pb, 6), byte(pairs(c), 6));
         if h > 23 || mi > 59 || s > 59 {
             return None;
         }
+        // Milliseconds and the nanoseconds below them.
+        let (millis, sub_milli) = if t.len() == 23 {
+            // Milliseconds, `.SSS`, checked as one word as above.
+            let bytes: [u8; 4] = t[19..23].try_into().expect("23 bytes");
+            let w = u32::from_le_bytes(bytes) ^ u32::from_le_bytes(*b".000");
+            if ((w.wrapping_add(0x0606_0606) | w) & 0xF0F0_F0F0) | (w & 0xFF) != 0 {
+                return None;
+            }
+            let digit = |i: u32| (w >> (8 * i)) & 0xFF;
+            (digit(1) * 100 + digit(2) * 10 + digit(3), 0)
+        } else {
+            let frac = Self::fraction_nanos(t)?;
+            (frac / 1_000_000, frac % 1_000_000)
+        };
+        let date = Date::from_ymd(y as i32, m, d)?;
+        let millis = i64::from(date.0) * MILLIS_PER_DAY
+            + i64::from(h * 3600 + mi * 60 + s) * 1000
+            + i64::from(millis);
+        Some(Timestamp::new(millis, sub_milli))
+    }
+
+    /// The nanoseconds of `[.f{0,9}]` after the 19 bytes of
+    /// [`Timestamp::parse_sql_fixed`]'s layout (0 without a fraction).
+    #[inline]
+    fn fraction_nanos(t: &[u8]) -> Option<u32> {
         let mut frac = 0u32;
         if t.len() > 19 {
             // A '.' and up to 9 digits (none is accepted, as in the general parser).
@@ -406,9 +456,7 @@ impl Timestamp {
             }
             frac *= 10u32.pow(9 - digits.len() as u32);
         }
-        let date = Date::from_ymd(y as i32, m, d)?;
-        let nanos = i64::from(h * 3600 + mi * 60 + s) * 1_000_000_000 + i64::from(frac);
-        Some(Timestamp::from_date_nanos(date, nanos))
+        Some(frac)
     }
 
     /// ISO-8601 local date-time: `yyyy-MM-ddTHH:mm[:ss[.f{1,9}]]`.
@@ -791,6 +839,24 @@ mod tests {
             (a.nanos(), b.nanos(), Timestamp::default()),
             (999_999, 0, b)
         );
+    }
+
+    /// `from_ymd`'s month table accepts exactly the days `days_in_month`
+    /// allows, leap years (and their century rules) included.
+    #[test]
+    fn from_ymd_accepts_the_days_of_each_month() {
+        for y in (-500..2500).chain([-30_001, 1_000_001]) {
+            for m in 0..14 {
+                for d in 0..34 {
+                    let valid = (1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m);
+                    let got = Date::from_ymd(y, m, d);
+                    assert_eq!(got.is_some(), valid, "{y}-{m}-{d}");
+                    if valid {
+                        assert_eq!(got.map(|d| d.ymd()), Some((y, m, d)));
+                    }
+                }
+            }
+        }
     }
 
     fn s(f: impl FnOnce(&mut Vec<u8>)) -> String {
