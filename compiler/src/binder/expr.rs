@@ -390,8 +390,8 @@ impl Binder<'_> {
                     }
                     _ => return Err(Diagnostic::unsupported(span, "IN with a subquery")),
                 };
-                if let E::Tuple(fields) = operand.as_ref() {
-                    return self.bind_row_in(fields, list, *negated, cx, span);
+                if let Some(fields) = super::row_compare::row_fields(operand) {
+                    return self.bind_row_in(&fields, list, *negated, cx, span);
                 }
                 let x = self.bind_expr(operand, cx, span)?;
                 let mut items = Vec::with_capacity(list.len());

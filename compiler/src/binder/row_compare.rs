@@ -467,6 +467,9 @@ mod tests {
             "(k, (v, 1)) IN ((1, (10, 1)), (4, (NULL, 1)))",
             "(k, (v, 1)) NOT IN ((4, (CAST(NULL AS INT), 1)), (NULL, (5, 1)))",
             "(NULL, (v, 1)) IN ((4, (5, 1)), (1, (10, 1)))",
+            "ROW(k, v) IN ((1, 10), (4, 5))",
+            "(k, v) IN (ROW(1, 10), ROW(2, 20))",
+            "ROW(k, (v, 1)) NOT IN ((1, (10, 1)), (2, ROW(20, 1)))",
         ] {
             check(p, "ok");
         }
@@ -525,6 +528,10 @@ mod tests {
         check(
             "(k, v) IS NOT DISTINCT FROM k",
             "a row value can only be compared with a row value of the same width",
+        );
+        check(
+            "ROW(k, v) IN (ROW(1, 10, 2))",
+            "values passed to IN must have compatible types: a row of 2 fields compared with 3 values",
         );
         check(
             "(k, (v, 1)) IN ((1, 10))",

@@ -1,5 +1,5 @@
-//! Row-value IN lists: `(a, b) IN ((1, 'x'), (2, 'y'))`, which Flink 2.3
-//! accepts (observed). It means `(a = 1 AND b = 'x') OR (a = 2 AND b = 'y')`
+//! Row-value IN lists: `(a, b) IN ((1, 'x'), (2, 'y'))`, also spelled with
+//! `ROW(...)` on either side, which Flink 2.3 accepts (observed). It means `(a = 1 AND b = 'x') OR (a = 2 AND b = 'y')`
 //! with SQL's three-valued logic, which is how Calcite expands it; `NOT IN`
 //! is the negation (so a NULL field gives NULL unless another field
 //! differs). Each pair is compared as `=` compares it; a nested row (`(k,
@@ -11,7 +11,7 @@
 use sqlparser::ast::{self as sql, Spanned};
 
 use super::expr::ExprCx;
-use super::row_compare::{bare_null_in, illegal_null, RowField};
+use super::row_compare::{bare_null_in, illegal_null, row_fields, RowField};
 use super::Binder;
 use crate::diagnostics::{Diagnostic, Span};
 use crate::ir::{BinaryOp, Expr, ExprKind, UnaryOp};
@@ -22,7 +22,7 @@ type BResult<T> = Result<T, Diagnostic>;
 impl Binder<'_> {
     pub(crate) fn bind_row_in(
         &mut self,
-        fields: &[sql::Expr],
+        fields: &[&sql::Expr],
         list: &[sql::Expr],
         negated: bool,
         cx: &mut ExprCx<'_>,
@@ -37,10 +37,7 @@ impl Binder<'_> {
         }
         let mut any: Option<Expr> = None;
         for item in list {
-            let values: Vec<&sql::Expr> = match item {
-                sql::Expr::Tuple(values) => values.iter().collect(),
-                other => vec![other],
-            };
+            let values = row_fields(item).unwrap_or_else(|| vec![item]);
             if values.len() != operands.len() {
                 // Flink: "Values passed to IN operator must have compatible types".
                 return Err(Diagnostic::error(
