@@ -344,20 +344,8 @@ impl Binder<'_> {
             E::IsDistinctFrom(l, r) | E::IsNotDistinctFrom(l, r)
                 if super::row_compare::is_row_value(l) || super::row_compare::is_row_value(r) =>
             {
-                // Flink 2.3 accepts row operands and answers wrongly: `(1, 2)
-                // IS NOT DISTINCT FROM (1, 2)` is FALSE and `(1, 2) IS
-                // DISTINCT FROM (1, NULL)` is FALSE (observed), so a job
-                // using it is refused rather than answered differently.
-                let which = if matches!(expr, E::IsDistinctFrom(..)) {
-                    "IS DISTINCT FROM"
-                } else {
-                    "IS NOT DISTINCT FROM"
-                };
-                Err(Diagnostic::error(span, format!("{which} over row values is not supported"))
-                    .with_note(
-                        "Flink 2.3 accepts it and computes it wrongly ((1, 2) IS NOT DISTINCT FROM (1, 2) is FALSE there)",
-                    )
-                    .with_help("compare the fields one by one: a IS NOT DISTINCT FROM c AND b IS NOT DISTINCT FROM d"))
+                let distinct = matches!(expr, E::IsDistinctFrom(..));
+                self.bind_row_distinct(l, r, distinct, cx, span)
             }
             E::IsDistinctFrom(l, r) | E::IsNotDistinctFrom(l, r) => {
                 let l = self.bind_expr(l, cx, span)?;
@@ -402,8 +390,8 @@ impl Binder<'_> {
                     }
                     _ => return Err(Diagnostic::unsupported(span, "IN with a subquery")),
                 };
-                if let E::Tuple(fields) = operand.as_ref() {
-                    return self.bind_row_in(fields, list, *negated, cx, span);
+                if let Some(fields) = super::row_compare::row_fields(operand) {
+                    return self.bind_row_in(&fields, list, *negated, cx, span);
                 }
                 let x = self.bind_expr(operand, cx, span)?;
                 let mut items = Vec::with_capacity(list.len());
