@@ -386,7 +386,10 @@ impl Binder<'_> {
                 let list = match target {
                     sql::InTarget::List(list) => list,
                     sql::InTarget::Subquery(query) => {
-                        return self.in_mark(operand, query, *negated, cx, span)
+                        if let E::Tuple(fields) = operand.as_ref() {
+                            return self.row_in_mark(fields, query, *negated, cx, span);
+                        }
+                        return self.in_mark(operand, query, *negated, cx, span);
                     }
                     _ => return Err(Diagnostic::unsupported(span, "IN with a subquery")),
                 };

@@ -1160,27 +1160,39 @@ impl Binder<'_> {
                 query,
             } => (*query, None, Some((*operand, *op, *all))),
         };
-        // The operand binds like a WHERE conjunct (it may hold scalar subqueries).
-        let (input, x) = match operand {
+        // The operand binds like a WHERE conjunct (it may hold scalar
+        // subqueries); a row `(a, b) IN (...)` field by field (`row`).
+        let (input, x, row) = match operand {
             Some((e, _, _)) => {
+                let fields: Vec<&sql::Expr> = match strip_nested(e) {
+                    sql::Expr::Tuple(fields) => fields.iter().collect(),
+                    _ => vec![e],
+                };
                 self.open_subquery_frame();
                 let saved = std::mem::replace(&mut self.subq.resolving_outer, outer.cloned());
                 let mut cx = ExprCx::plain(scope, "WHERE");
-                let bound = self.bind_expr(e, &mut cx, span);
+                let bound: BResult<Vec<Expr>> = fields
+                    .iter()
+                    .map(|f| self.bind_expr(f, &mut cx, span))
+                    .collect();
                 self.subq.resolving_outer = saved;
                 let mut exprs = match bound {
-                    Ok(b) => vec![b],
+                    Ok(b) => b,
                     Err(d) => {
                         self.pop_frame();
                         return Err(d);
                     }
                 };
                 let input = self.close_subquery_frame(input, &mut exprs);
-                (input, exprs.pop())
+                if fields.len() == 1 && !matches!(strip_nested(e), sql::Expr::Tuple(_)) {
+                    (input, exprs.pop(), Vec::new())
+                } else {
+                    (input, None, exprs)
+                }
             }
-            None => (input, None),
+            None => (input, None, Vec::new()),
         };
-        if let Some(x) = &x {
+        for x in x.iter().chain(&row) {
             if any_column(x, &|c| (OUTER..VALUE).contains(&c)) {
                 return Err(Diagnostic::unsupported(
                     x.span,
@@ -1222,7 +1234,8 @@ impl Binder<'_> {
         if let Some(g) = sub.generator.take() {
             // An aggregating subquery correlated by more than keys: its rows
             // are grouped by the distinct enclosing values (`generator.rs`).
-            if matches!(operand, Some((_, _, true))) && x.as_ref().is_some_and(|x| x.ty.nullable) {
+            if matches!(operand, Some((_, _, true))) && x.iter().chain(&row).any(|x| x.ty.nullable)
+            {
                 return Err(Diagnostic::unsupported(
                     span,
                     "NOT IN or ALL with a nullable operand over an aggregating subquery correlated by more than `inner = outer`",
@@ -1265,6 +1278,22 @@ impl Binder<'_> {
         let kind = match (negated_exists, operand) {
             (Some(negated), _) => {
                 if negated {
+                    JoinKind::Anti
+                } else {
+                    JoinKind::Semi
+                }
+            }
+            (None, Some((_, op, all))) if !row.is_empty() => {
+                condition.push(self.row_in_condition(
+                    row,
+                    &sub,
+                    op,
+                    all,
+                    n,
+                    item.is_some(),
+                    span,
+                )?);
+                if all {
                     JoinKind::Anti
                 } else {
                     JoinKind::Semi
@@ -1364,6 +1393,81 @@ impl Binder<'_> {
             .iter()
             .find(|(k, _)| *k == 0)
             .map(|(_, e)| remap(e.clone(), &|i| if i >= OUTER { i - OUTER } else { n + i })))
+    }
+
+    /// `(x1, x2, ...) IN (SELECT y1, y2, ...)` (`= ANY`) and `NOT IN` (`<>
+    /// ALL`) as a WHERE conjunct: the semi join's `x1 = y1 AND x2 = y2 ...`,
+    /// or the anti join's `(x1 <> y1 OR x2 <> y2 ...) IS NOT TRUE` (a row is
+    /// kept by NOT IN only when every subquery row compares FALSE with it),
+    /// as Flink 2.3 computes them (`docs/flink-observed/row-in-subquery/`).
+    #[allow(clippy::too_many_arguments)]
+    fn row_in_condition(
+        &mut self,
+        row: Vec<Expr>,
+        sub: &BoundSub,
+        op: BinaryOp,
+        all: bool,
+        n: usize,
+        item: bool,
+        span: Span,
+    ) -> BResult<Expr> {
+        if !matches!((op, all), (BinaryOp::Eq, false) | (BinaryOp::NotEq, true)) {
+            return Err(Diagnostic::unsupported(
+                span,
+                "a row value compared with ANY, SOME or ALL other than `= ANY` (IN) and `<> ALL` (NOT IN)",
+            ));
+        }
+        if sub.visible != row.len() {
+            // Flink's message.
+            return Err(Diagnostic::error(
+                span,
+                "Values passed to IN operator must have compatible types",
+            )
+            .with_note(format!(
+                "the row has {} fields and the subquery returns {} columns",
+                row.len(),
+                sub.visible
+            )));
+        }
+        if item {
+            return Err(Diagnostic::unsupported(
+                span,
+                "a row value IN a subquery whose SELECT list reads the enclosing query",
+            ));
+        }
+        let nullable = row
+            .iter()
+            .enumerate()
+            .any(|(i, x)| x.ty.nullable || sub.rel.schema[i].ty.nullable);
+        let mut parts = Vec::with_capacity(row.len());
+        for (i, x) in row.into_iter().enumerate() {
+            let y = column(n + i, sub.rel.schema[i].ty, span);
+            let cmp_op = if all && !nullable { BinaryOp::Eq } else { op };
+            parts.push(self.comparison(cmp_op, x, y, span)?);
+        }
+        let combine = |op: BinaryOp, parts: Vec<Expr>| {
+            parts
+                .into_iter()
+                .reduce(|l, r| {
+                    let nullable = l.ty.nullable || r.ty.nullable;
+                    Expr {
+                        ty: DataType::new(TypeKind::Boolean, nullable),
+                        kind: ExprKind::Binary {
+                            op,
+                            left: Box::new(l),
+                            right: Box::new(r),
+                        },
+                        span,
+                    }
+                })
+                .expect("a row has fields")
+        };
+        Ok(match (all, nullable) {
+            (false, _) => combine(BinaryOp::And, parts),
+            // NOT IN over NOT NULL values: a match is all fields equal.
+            (true, false) => combine(BinaryOp::And, parts),
+            (true, true) => unary(UnaryOp::IsNotTrue, combine(BinaryOp::Or, parts), span),
+        })
     }
 
     /// The subquery's correlation conjuncts over `input ++ subquery`.
