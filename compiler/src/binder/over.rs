@@ -95,10 +95,8 @@ impl OverCollector {
     /// size (1)`) unless that specification is the first of Calcite's
     /// window groups, which are sorted by partition keys, then order keys
     /// (docs/flink-observed/over-offset-probe/RESULTS.md). Accepted where
-    /// the order is certain: one such specification, before every other
-    /// (no partition before a partition; else the same partition and the
-    /// first differing order key on a lower input column, or ascending
-    /// before descending); refused otherwise.
+    /// one such specification sorts before every other in that observed
+    /// order; refused otherwise (also where the order was not observed).
     pub fn offset_beside_other_windows(&self) -> Option<Diagnostic> {
         let &(first, at) = self.offset_calls.first()?;
         let spec = |k: usize| (&self.calls[k].0, &self.calls[k].1);
@@ -119,32 +117,38 @@ impl OverCollector {
         {
             return refuse();
         }
-        let first_by_key = |(ap, ao): (&Vec<usize>, &Vec<SortKey>),
-                            (bp, bo): (&Vec<usize>, &Vec<SortKey>)| {
-            if ap != bp {
-                return ap.is_empty() && !bp.is_empty();
+        // Calcite's order of window groups (observed, over-offset-probe):
+        // partition keys as a sorted set, then order keys, each compared
+        // lexicographically with a prefix first; a key by column, then
+        // ascending before descending, then (ascending) NULLS FIRST before
+        // LAST. Computed expressions as keys, and DESC NULLS FIRST, were not
+        // observed: unknown.
+        type Key = (Vec<usize>, Vec<(usize, bool, bool)>);
+        let key = |(p, o): (&Vec<usize>, &Vec<SortKey>)| -> Option<Key> {
+            let mut partition = p.clone();
+            partition.sort_unstable();
+            partition.dedup();
+            if partition.iter().any(|&c| c >= EXTRA) {
+                return None;
             }
-            for (a, b) in ao.iter().zip(bo) {
-                if a == b {
-                    continue;
-                }
-                if a.column >= EXTRA || b.column >= EXTRA {
-                    return false;
-                }
-                if a.column != b.column {
-                    return a.column < b.column;
-                }
-                let default_nulls = |k: &SortKey| k.nulls_first != k.descending;
-                return a.descending != b.descending
-                    && default_nulls(a)
-                    && default_nulls(b)
-                    && !a.descending;
-            }
-            false
+            let order = o
+                .iter()
+                .map(|k| {
+                    (k.column < EXTRA && !(k.descending && k.nulls_first)).then_some((
+                        k.column,
+                        k.descending,
+                        !k.nulls_first,
+                    ))
+                })
+                .collect::<Option<Vec<_>>>()?;
+            Some((partition, order))
+        };
+        let Some(offset_key) = key(offset_spec) else {
+            return refuse();
         };
         for k in 0..self.calls.len() {
             let other = spec(k);
-            if other != offset_spec && !first_by_key(offset_spec, other) {
+            if other != offset_spec && key(other).is_none_or(|o| o <= offset_key) {
                 return refuse();
             }
         }
