@@ -21,6 +21,8 @@ mod scope;
 mod set_ops;
 mod streaming;
 mod subquery;
+#[cfg(test)]
+pub(crate) mod test_support;
 
 pub(crate) use streaming::{check_streaming, is_streaming};
 

@@ -408,7 +408,7 @@ fn logical(op: BinaryOp, l: Expr, r: Expr, span: Span) -> Expr {
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostics::{Diagnostics, SourceFile};
+    use crate::binder::test_support::assert_first_error;
 
     const TABLES: &str = "
         SET 'execution.runtime-mode' = 'batch';
@@ -427,18 +427,7 @@ mod tests {
             "{TABLES}\nINSERT INTO o SELECT k, {predicate} FROM t, \
              (SELECT a, b, d, s, n FROM w) AS w;"
         );
-        let file = SourceFile::new("job.sql", &sql);
-        let mut diags = Diagnostics::default();
-        let script = crate::parser::parse_script(&file, &mut diags);
-        crate::binder::bind_script(&file, &script, &mut diags);
-        let got = diags
-            .into_sorted()
-            .first()
-            .map_or("ok".to_string(), |d| d.message.clone());
-        assert!(
-            got.starts_with(expect),
-            "{predicate}\n got: {got}\nwant: {expect}"
-        );
+        assert_first_error(&sql, predicate, expect);
     }
 
     #[test]

@@ -127,7 +127,7 @@ fn eval(e: &Expr, keys: usize, aggs: &[AggregateCall]) -> Option<V> {
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostics::{Diagnostics, SourceFile};
+    use crate::binder::test_support::assert_first_error;
 
     const TABLES: &str = "
         SET 'execution.runtime-mode' = 'batch';
@@ -138,24 +138,14 @@ mod tests {
         CREATE TABLE o (a BIGINT) WITH ('connector' = 'blackhole');
     ";
 
-    /// The first error binding `insert` after [`TABLES`], or `ok`.
+    /// The first error binding a scalar subquery with `having` after
+    /// [`TABLES`], or `ok`.
     #[track_caller]
     fn check(having: &str, expect: &str) {
         let sql = format!(
             "{TABLES}\nINSERT INTO o SELECT (SELECT COUNT(*) FROM u WHERE u.k = t.k HAVING {having}) FROM t;"
         );
-        let file = SourceFile::new("job.sql", &sql);
-        let mut diags = Diagnostics::default();
-        let script = crate::parser::parse_script(&file, &mut diags);
-        crate::binder::bind_script(&file, &script, &mut diags);
-        let got = diags
-            .into_sorted()
-            .first()
-            .map_or("ok".to_string(), |d| d.message.clone());
-        assert!(
-            got.starts_with(expect),
-            "{having}\n got: {got}\nwant: {expect}"
-        );
+        assert_first_error(&sql, having, expect);
     }
 
     #[test]

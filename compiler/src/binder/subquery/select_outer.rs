@@ -198,7 +198,7 @@ pub(crate) fn check_having(
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostics::{Diagnostics, SourceFile};
+    use crate::binder::test_support::assert_first_error;
 
     const TABLES: &str = "
         SET 'execution.runtime-mode' = 'batch';
@@ -212,19 +212,7 @@ mod tests {
     /// The first error binding `insert` after [`TABLES`], or `ok`.
     #[track_caller]
     fn check(insert: &str, expect: &str) {
-        let sql = format!("{TABLES}\n{insert}");
-        let file = SourceFile::new("job.sql", &sql);
-        let mut diags = Diagnostics::default();
-        let script = crate::parser::parse_script(&file, &mut diags);
-        crate::binder::bind_script(&file, &script, &mut diags);
-        let got = diags
-            .into_sorted()
-            .first()
-            .map_or("ok".to_string(), |d| d.message.clone());
-        assert!(
-            got.starts_with(expect),
-            "{insert}\n got: {got}\nwant: {expect}"
-        );
+        assert_first_error(&format!("{TABLES}\n{insert}"), insert, expect);
     }
 
     #[test]

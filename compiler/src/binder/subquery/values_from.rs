@@ -156,7 +156,7 @@ impl Binder<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::diagnostics::{Diagnostics, SourceFile};
+    use crate::binder::test_support::first_diagnostic;
 
     const TABLES: &str = "
         SET 'execution.runtime-mode' = 'batch';
@@ -177,12 +177,7 @@ mod tests {
     /// refusal, also the text it points at.
     #[track_caller]
     fn check(insert: &str, expect: &str) {
-        let sql = format!("{TABLES}\n{insert}");
-        let file = SourceFile::new("job.sql", &sql);
-        let mut diags = Diagnostics::default();
-        let script = crate::parser::parse_script(&file, &mut diags);
-        crate::binder::bind_script(&file, &script, &mut diags);
-        let got = diags.into_sorted().first().map_or("ok".to_string(), |d| {
+        let got = first_diagnostic(&format!("{TABLES}\n{insert}"), &|file, d| {
             format!("{} @ {}", d.message, file.snippet(d.span))
         });
         assert!(
