@@ -535,6 +535,9 @@ fn build_and_run(source: &str) -> String {
             ("stmtc_version", env!("CARGO_PKG_VERSION")),
             ("runtime_path", &runtime_path),
             ("features", ", features = [\"regex\"]"),
+            ("codegen_units", "1"),
+            ("incremental", "false"),
+            ("large_lines", "8000"),
         ],
     )
     .expect("render Cargo.toml");
