@@ -448,14 +448,17 @@ impl Binder<'_> {
         // WHERE (subqueries become joins; see subquery.rs)
         let mut correlated = Vec::new();
         if let Some(selection) = &select.selection {
-            let (rel, corr) = self.bind_where(
+            let mark = self.note_positive(selection);
+            let bound = self.bind_where(
                 selection,
                 input,
                 &scope,
                 correlation.as_ref(),
                 aggregates(select),
                 span,
-            )?;
+            );
+            self.forget_positive(mark);
+            let (rel, corr) = bound?;
             input = rel;
             correlated = corr;
         }

@@ -880,22 +880,9 @@ impl Binder<'_> {
     /// filters. With `outer` (a correlated subquery's WHERE), conjuncts that
     /// refer to the enclosing query are returned instead; `aggregates` says
     /// whether the SELECT aggregates.
+    /// The caller brackets it with [`Self::note_positive`] /
+    /// [`Self::forget_positive`] (a WHERE condition is tested for TRUE).
     pub(crate) fn bind_where(
-        &mut self,
-        selection: &sql::Expr,
-        input: Rel,
-        scope: &Scope,
-        outer: Option<&Scope>,
-        aggregates: bool,
-        span: Span,
-    ) -> Option<(Rel, Vec<Expr>)> {
-        let mark = self.note_positive(selection);
-        let bound = self.bind_where_clause(selection, input, scope, outer, aggregates, span);
-        self.forget_positive(mark);
-        bound
-    }
-
-    fn bind_where_clause(
         &mut self,
         selection: &sql::Expr,
         input: Rel,
@@ -1462,11 +1449,11 @@ impl Binder<'_> {
                 })
                 .expect("a row has fields")
         };
-        Ok(match (all, nullable) {
-            (false, _) => combine(BinaryOp::And, parts),
-            // NOT IN over NOT NULL values: a match is all fields equal.
-            (true, false) => combine(BinaryOp::And, parts),
-            (true, true) => unary(UnaryOp::IsNotTrue, combine(BinaryOp::Or, parts), span),
+        // IN, and NOT IN over NOT NULL values: a match is all fields equal.
+        Ok(if all && nullable {
+            unary(UnaryOp::IsNotTrue, combine(BinaryOp::Or, parts), span)
+        } else {
+            combine(BinaryOp::And, parts)
         })
     }
 
