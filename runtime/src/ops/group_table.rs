@@ -20,19 +20,18 @@
 //! accumulators cannot move to disk, so a single huge group can still
 //! exceed the budget).
 
-use std::collections::hash_map::Entry;
 use std::hash::Hash;
 use std::sync::Arc;
 
 use super::grace::{partition, PartFile, Partitions, MAX_LEVEL, PARTITIONS};
+use super::group_map::{Entry, GroupMap};
 use super::memory::{MemoryPool, Reservation};
 use super::spool::{Spill, SpillDir};
 use crate::error::{Error, Result};
-use crate::util::{fast_map, FastMap};
 
 /// Group key → accumulator, with the rows of groups that did not fit.
 pub struct GroupTable<K, A, R> {
-    map: FastMap<K, A>,
+    map: GroupMap<K, A>,
     mem: Reservation,
     dir: Option<Arc<SpillDir>>,
     spilled: Option<Partitions<R>>,
@@ -43,7 +42,7 @@ pub struct GroupTable<K, A, R> {
 impl<K, A, R> Default for GroupTable<K, A, R> {
     fn default() -> Self {
         GroupTable {
-            map: fast_map(),
+            map: GroupMap::default(),
             mem: Reservation::default(),
             dir: None,
             spilled: None,
@@ -90,7 +89,7 @@ impl<K: Hash + Eq, A, R: Spill> GroupTable<K, A, R> {
     #[inline(never)]
     fn new_group(&mut self, key: K, row: &R, init: impl FnOnce() -> A) -> Result<Option<&mut A>> {
         match self.map.entry(key) {
-            Entry::Occupied(e) => Ok(Some(e.into_mut())),
+            Entry::Occupied(acc) => Ok(Some(acc)),
             Entry::Vacant(v) => {
                 if !self.full && self.mem.grow(group_size::<K, A, R>(row)) {
                     return Ok(Some(v.insert(init())));
@@ -128,7 +127,7 @@ impl<K: Hash + Eq, A, R: Spill> GroupTable<K, A, R> {
     /// The accumulator of an owned key, always in memory (a global
     /// aggregate's single group).
     pub fn group_owned(&mut self, key: K, init: impl FnOnce() -> A) -> &mut A {
-        self.map.entry(key).or_insert_with(init)
+        self.map.get_or_insert_with(key, init)
     }
 
     /// No group in memory and no row spilled.
@@ -143,7 +142,7 @@ impl<K: Hash + Eq, A, R: Spill> GroupTable<K, A, R> {
         }
         self.mem.absorb(std::mem::take(&mut other.mem));
         self.full |= other.full;
-        let theirs = std::mem::replace(&mut other.map, fast_map());
+        let theirs = std::mem::take(&mut other.map);
         if self.map.is_empty() {
             self.map = theirs;
         } else {
@@ -180,7 +179,7 @@ impl<K: Hash + Eq, A, R: Spill> GroupTable<K, A, R> {
         update: impl Fn(&mut A, &R),
         mut emit: impl FnMut(&mut C, K, A) -> Result<()>,
     ) -> Result<()> {
-        let map = std::mem::replace(&mut self.map, fast_map());
+        let map = std::mem::take(&mut self.map);
         let Some(parts) = self.spilled.take() else {
             for (k, a) in map {
                 emit(cx, k, a)?;
@@ -214,7 +213,7 @@ impl<KO, I, U, E> Finish<'_, KO, I, U, E> {
         &mut self,
         cx: &mut C,
         level: u32,
-        map: FastMap<K, A>,
+        map: GroupMap<K, A>,
         mem: &mut Reservation,
         rows: Partitions<R>,
     ) -> Result<()>
@@ -228,7 +227,7 @@ impl<KO, I, U, E> Finish<'_, KO, I, U, E> {
     {
         let total = map.len().max(1) as u64;
         let bytes = mem.used();
-        let mut maps: Vec<FastMap<K, A>> = (0..PARTITIONS).map(|_| fast_map()).collect();
+        let mut maps: Vec<GroupMap<K, A>> = (0..PARTITIONS).map(|_| GroupMap::default()).collect();
         for (k, a) in map {
             maps[partition(&k, level)].insert(k, a);
         }
@@ -247,7 +246,7 @@ impl<KO, I, U, E> Finish<'_, KO, I, U, E> {
         &mut self,
         cx: &mut C,
         level: u32,
-        mut map: FastMap<K, A>,
+        mut map: GroupMap<K, A>,
         mem: &mut Reservation,
         rows: PartFile<R>,
     ) -> Result<()>
@@ -265,7 +264,7 @@ impl<KO, I, U, E> Finish<'_, KO, I, U, E> {
         rows.drain(|row| {
             let key = (self.key_of)(&row);
             match map.entry(key) {
-                Entry::Occupied(mut e) => (self.update)(e.get_mut(), &row),
+                Entry::Occupied(acc) => (self.update)(acc, &row),
                 Entry::Vacant(v) => {
                     if next > MAX_LEVEL || mem.grow(group_size::<K, A, R>(&row)) {
                         (self.update)(v.insert((self.init)()), &row);

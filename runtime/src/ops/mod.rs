@@ -10,6 +10,7 @@
 pub mod aggregate;
 pub mod external_sort;
 pub mod grace;
+pub mod group_map;
 pub mod group_table;
 pub mod join;
 pub mod memory;
