@@ -167,11 +167,12 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
         K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        let first = self.heads.get(key).map_or(NONE, |&(f, _)| f);
+        let (first, last) = self.heads.get(key).copied().unwrap_or((NONE, NONE));
         Matches {
             table_rows: &self.rows,
             next: &self.next,
             cur: first,
+            last,
         }
     }
 
@@ -198,6 +199,10 @@ pub struct Matches<'a, B> {
     table_rows: &'a [B],
     next: &'a [u32],
     cur: u32,
+    /// The chain's last row: reached, the iterator ends without reading
+    /// `next` (for a key of one row, the usual case, `next` is not read
+    /// at all: one random memory access fewer per probe of a large build).
+    last: u32,
 }
 
 impl<'a, B> Iterator for Matches<'a, B> {
@@ -209,7 +214,11 @@ impl<'a, B> Iterator for Matches<'a, B> {
             return None;
         }
         let i = self.cur as usize;
-        self.cur = self.next[i];
+        self.cur = if self.cur == self.last {
+            NONE
+        } else {
+            self.next[i]
+        };
         Some((i, &self.table_rows[i]))
     }
 }
@@ -274,6 +283,27 @@ mod tests {
         assert_eq!(t.probe(&1).map(|(_, r)| *r).collect::<Vec<_>>(), vec![10]);
         assert_eq!(t.probe(&2).count(), 0);
         assert_eq!(t.len(), 1);
+    }
+
+    #[test]
+    fn probes_give_each_keys_rows_in_insertion_order_across_merges() {
+        // Keys with chains of 1 to 5 rows, interleaved, split over two
+        // partial tables: every probe stops at its chain's last row.
+        let (mut a, mut b) = (JoinTable::new(), JoinTable::new());
+        let mut want: Vec<Vec<i64>> = vec![Vec::new(); 5];
+        for i in 0..15i64 {
+            let key = (i * 7) % 5;
+            if want[key as usize].len() <= key as usize {
+                want[key as usize].push(i);
+                if i < 8 { &mut a } else { &mut b }.insert(key, i);
+            }
+        }
+        a.merge(b);
+        for (key, rows) in want.iter().enumerate() {
+            let got: Vec<i64> = a.probe(&(key as i64)).map(|(_, r)| *r).collect();
+            assert_eq!(&got, rows, "key {key}");
+        }
+        assert_eq!(a.probe(&9).count(), 0);
     }
 
     #[test]
