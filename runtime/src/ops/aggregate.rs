@@ -1,10 +1,9 @@
-//! Hash aggregation: a typed hash table from group key to accumulator struct,
-//! plus accumulators with Flink's result types and NULL rules.
+//! Aggregate accumulators with Flink's result types and NULL rules.
 //!
 //! Generated code defines the key type (`Hash + Eq`) and an accumulator struct
 //! whose fields are the accumulators below; each thread fills its own
-//! [`HashAggregate`], and the partials are merged at the end with
-//! [`HashAggregate::merge`]. Memory grows with the number of groups only.
+//! [`GroupTable`](super::group_table::GroupTable), and the partials are merged
+//! at the end.
 //!
 //! Flink result types followed (the compiler picks the accumulator):
 //! - COUNT → BIGINT; SUM of TINYINT..BIGINT → the same type, wrapping on
@@ -16,7 +15,7 @@
 //! - MIN/MAX → the input type; all ignore NULL inputs and give NULL for no rows
 //!   (COUNT gives 0).
 
-use crate::util::{fast_map, fast_set, FastMap, FastSet};
+use crate::util::{fast_set, FastSet};
 use crate::value::decimal::{self, Decimal, DecimalType};
 use std::borrow::Borrow;
 use std::hash::Hash;
@@ -39,101 +38,6 @@ pub fn f64_key(v: f64) -> u64 {
 #[inline]
 pub fn f64_from_key(k: u64) -> f64 {
     f64::from_bits(k)
-}
-
-/// Group key → accumulator.
-pub struct HashAggregate<K, A> {
-    map: FastMap<K, A>,
-}
-
-impl<K: Hash + Eq, A> Default for HashAggregate<K, A> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<K: Hash + Eq, A> HashAggregate<K, A> {
-    pub fn new() -> Self {
-        HashAggregate { map: fast_map() }
-    }
-
-    /// The accumulator of `key`, created by `init` on first sight. Looks up by a
-    /// borrowed key first, so an owned key (e.g. a `String`) is only built for
-    /// new groups.
-    #[inline]
-    pub fn group<Q>(
-        &mut self,
-        key: &Q,
-        to_owned: impl FnOnce(&Q) -> K,
-        init: impl FnOnce() -> A,
-    ) -> &mut A
-    where
-        K: Borrow<Q>,
-        Q: Hash + Eq + ?Sized,
-    {
-        // Two lookups on a miss only; the hit path is one probe.
-        if !self.map.contains_key(key) {
-            self.map.insert(to_owned(key), init());
-        }
-        self.map
-            .get_mut(key)
-            .unwrap_or_else(|| unreachable!("inserted above"))
-    }
-
-    /// The accumulator of an owned key (one probe).
-    #[inline]
-    pub fn group_owned(&mut self, key: K, init: impl FnOnce() -> A) -> &mut A {
-        self.map.entry(key).or_insert_with(init)
-    }
-
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
-    }
-
-    /// Folds another partial table into this one.
-    pub fn merge(&mut self, other: Self, mut merge_acc: impl FnMut(&mut A, A)) {
-        if self.map.is_empty() {
-            // The first partial folded into an empty table: take it whole.
-            self.map = other.map;
-            return;
-        }
-        // Every map hashes alike (fixed seed): inserting one map's entries in
-        // its bucket order into a map that grows meanwhile clusters them, so
-        // make room first.
-        self.map.reserve(other.map.len());
-        for (k, a) in other.map {
-            match self.map.get_mut(&k) {
-                Some(mine) => merge_acc(mine, a),
-                None => {
-                    self.map.insert(k, a);
-                }
-            }
-        }
-    }
-
-    /// Merges all per-thread partials (folding smaller tables into the largest).
-    pub fn merge_all(mut parts: Vec<Self>, mut merge_acc: impl FnMut(&mut A, A)) -> Self {
-        parts.sort_by_key(|p| std::cmp::Reverse(p.len()));
-        let mut it = parts.into_iter();
-        let mut acc = it.next().unwrap_or_default();
-        for p in it {
-            acc.merge(p, &mut merge_acc);
-        }
-        acc
-    }
-
-    /// The groups and their accumulators, in no particular order.
-    pub fn into_groups(self) -> impl Iterator<Item = (K, A)> {
-        self.map.into_iter()
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = (&K, &A)> {
-        self.map.iter()
-    }
 }
 
 /// COUNT(*) and COUNT(x).
@@ -714,9 +618,9 @@ mod tests {
         ];
         let mut parts = Vec::new();
         for chunk in rows.chunks(2) {
-            let mut agg: HashAggregate<String, Acc> = HashAggregate::new();
+            let mut agg: std::collections::HashMap<String, Acc> = Default::default();
             for (k, v) in chunk {
-                let acc = agg.group(*k, |k| k.to_string(), Acc::default);
+                let acc = agg.entry(k.to_string()).or_default();
                 acc.count.add_row();
                 acc.sum.add(*v);
                 acc.avg.add(*v);
@@ -727,17 +631,23 @@ mod tests {
             }
             parts.push(agg);
         }
-        let agg = HashAggregate::merge_all(parts, |a, b| {
-            a.count.merge(b.count);
-            a.sum.merge(b.sum);
-            a.avg.merge(b.avg);
-            if let (Some(x), Some(y)) = (a.min.as_mut(), b.min) {
-                x.merge(y);
+        let mut agg: std::collections::HashMap<String, Acc> = Default::default();
+        for part in parts {
+            for (k, b) in part {
+                let a = agg.entry(k).or_default();
+                a.count.merge(b.count);
+                a.sum.merge(b.sum);
+                a.avg.merge(b.avg);
+                match (a.min.as_mut(), b.min) {
+                    (Some(x), Some(y)) => x.merge(y),
+                    (None, y) => a.min = y,
+                    (Some(_), None) => {}
+                }
+                a.distinct.merge(b.distinct);
             }
-            a.distinct.merge(b.distinct);
-        });
+        }
         let mut out: Vec<_> = agg
-            .into_groups()
+            .into_iter()
             .map(|(k, a)| {
                 (
                     k,
