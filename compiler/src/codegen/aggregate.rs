@@ -172,6 +172,33 @@ impl Gen<'_> {
         let a = format_ident!("a{}", n.0);
         let acc = format_ident!("A{}", n.0);
         let key = self.key_expr(input, group);
+        // A key with strings or bytes is looked up by a borrowed view of
+        // the row's columns; the owned key is built for a new group only.
+        let lookup = if group.iter().any(|&c| !is_copy(&input[c].ty)) {
+            let views = group.iter().map(|&c| {
+                let col = col_ident(c);
+                if is_copy(&input[c].ty) {
+                    key_value(input, c)
+                } else {
+                    quote!(row.#col.as_deref())
+                }
+            });
+            let checks = group.iter().enumerate().map(|(i, &c)| {
+                let i = Literal::usize_unsuffixed(i);
+                if is_copy(&input[c].ty) {
+                    quote!(k.#i == view.#i)
+                } else {
+                    quote!(k.#i.as_deref() == view.#i)
+                }
+            });
+            quote! {
+                let view = (#(#views,)*);
+                let hash = rt::ops::group_map::hash(&view);
+                let group = st.#a.group_by(hash, |k| #(#checks)&&*, || #key, row, #acc::new)?;
+            }
+        } else {
+            quote!(let group = st.#a.group(#key, row, #acc::new)?;)
+        };
         let grows = matches!(
             &self.plan.node(n).kind,
             NodeKind::Aggregate { aggregates, .. }
@@ -182,14 +209,16 @@ impl Gen<'_> {
             // table charges the growth of each update to the memory budget.
             return quote! {
                 st.#a.begin_update();
-                if let Some(acc) = st.#a.group(#key, row, #acc::new)? {
+                #lookup
+                if let Some(acc) = group {
                     acc.add(row);
                     st.#a.charge_growth();
                 }
             };
         }
         quote! {
-            if let Some(acc) = st.#a.group(#key, row, #acc::new)? {
+            #lookup
+            if let Some(acc) = group {
                 acc.add(row);
             }
         }

@@ -24,6 +24,13 @@ use std::hash::{BuildHasher, Hash};
 
 use crate::util::FastState;
 
+/// The hash of a key in a [`GroupMap`], or of a view of it that hashes
+/// alike (see [`GroupMap::get_mut_by`]).
+#[inline(always)]
+pub fn hash<Q: Hash + ?Sized>(key: &Q) -> u64 {
+    FastState::default().hash_one(key)
+}
+
 /// Key → value in open-addressed slots (see the module documentation).
 pub struct GroupMap<K, V> {
     /// A power of two slots, or none before the first insert.
@@ -79,23 +86,42 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
         self.len == 0
     }
 
-    #[inline(always)]
-    fn hash(key: &K) -> u64 {
-        FastState::default().hash_one(key)
-    }
-
     /// The slot of `key`, or the first empty one of its probe sequence.
-    /// There is one: at most 7/8 of the slots are full.
     #[inline(always)]
     fn probe(&self, key: &K) -> Probe {
+        self.probe_by(hash(key), |k| k == key)
+    }
+
+    /// The slot of the key with hash `hash` that `is_key` accepts, or the
+    /// first empty one of its probe sequence. There is one: at most 7/8 of
+    /// the slots are full.
+    #[inline(always)]
+    fn probe_by(&self, hash: u64, is_key: impl Fn(&K) -> bool) -> Probe {
         let mask = self.slots.len() - 1;
-        let mut i = Self::hash(key) as usize & mask;
+        let mut i = hash as usize & mask;
         loop {
             match &self.slots[i] {
                 None => return Probe::Vacant(i),
-                Some((k, _)) if k == key => return Probe::Found(i),
+                Some((k, _)) if is_key(k) => return Probe::Found(i),
                 Some(_) => i = (i + 1) & mask,
             }
+        }
+    }
+
+    /// The value of the key that `is_key` accepts, found by `hash`: a
+    /// lookup by a borrowed view of the key (say `(Option<&str>, i32)` for
+    /// `(Option<Str>, i32)`), so that no owned key is built for an existing
+    /// group. `hash` must be the hash of the key itself: a tuple of views
+    /// that each hash as their owned value (`&str` as `Str`, `&[u8]` as
+    /// `Vec<u8>`, `Option<&T>` as `Option<T>`) hashes as the tuple of them.
+    #[inline(always)]
+    pub fn get_mut_by(&mut self, hash: u64, is_key: impl Fn(&K) -> bool) -> Option<&mut V> {
+        if self.len == 0 {
+            return None;
+        }
+        match self.probe_by(hash, is_key) {
+            Probe::Found(i) => self.slots[i].as_mut().map(|(_, v)| v),
+            Probe::Vacant(_) => None,
         }
     }
 
@@ -220,6 +246,40 @@ mod tests {
         assert_eq!(listed, want);
         let owned: HashMap<_, _> = mine.into_iter().collect();
         assert_eq!(owned, want);
+    }
+
+    #[test]
+    fn views_of_keys_hash_and_find_as_the_keys() {
+        use crate::value::Str;
+        type Key = (Option<Str>, Option<i32>, Option<Vec<u8>>, Option<u64>);
+        let mut m: GroupMap<Key, usize> = GroupMap::default();
+        let texts = ["", "EU", "a text longer than twenty-two bytes", "ü"];
+        let mut keys = Vec::new();
+        for (i, t) in texts.iter().enumerate() {
+            for n in [None, Some(0), Some(-7)] {
+                let bytes = (i % 2 == 0).then(|| t.as_bytes().to_vec());
+                let owned: Key = ((i != 3).then(|| Str::from(*t)), n, bytes, Some(i as u64));
+                m.insert(owned.clone(), keys.len());
+                keys.push(owned);
+            }
+        }
+        for (want, key) in keys.iter().enumerate() {
+            let view = (key.0.as_deref(), key.1, key.2.as_deref(), key.3);
+            let h = hash(&view);
+            assert_eq!(h, hash(key), "{key:?}");
+            let found = m.get_mut_by(h, |k| {
+                k.0.as_deref() == view.0
+                    && k.1 == view.1
+                    && k.2.as_deref() == view.2
+                    && k.3 == view.3
+            });
+            assert_eq!(found, Some(&mut want.clone()), "{key:?}");
+        }
+        let absent = (Some("XX"), None::<i32>, None::<&[u8]>, None::<u64>);
+        let h = hash(&absent);
+        assert!(m
+            .get_mut_by(h, |k| k.0.as_deref() == absent.0 && k.1.is_none())
+            .is_none());
     }
 
     #[test]
