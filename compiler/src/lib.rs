@@ -294,6 +294,39 @@ fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+/// Runs `first` on this thread and each of `others` on a thread of its
+/// own (with the compiler's stack, inside `guarded` as this thread is);
+/// returns their results in order. A panic in any is resumed here.
+pub(crate) fn in_parallel<A, B: Send>(
+    first: impl FnOnce() -> A,
+    others: Vec<impl FnOnce() -> B + Send>,
+) -> (A, Vec<B>) {
+    let guarded = GUARDED.with(Cell::get);
+    let span = CURRENT.with(Cell::get);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = others
+            .into_iter()
+            .map(|f| {
+                std::thread::Builder::new()
+                    .name("stmtc".to_string())
+                    .stack_size(COMPILER_STACK)
+                    .spawn_scoped(scope, move || {
+                        GUARDED.with(|g| g.set(guarded));
+                        set_current_span(span);
+                        f()
+                    })
+                    .unwrap_or_else(|e| panic!("cannot start a compiler thread: {e}"))
+            })
+            .collect();
+        let first = first();
+        let results = handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| panic::resume_unwind(p)))
+            .collect();
+        (first, results)
+    })
+}
+
 /// Checks a job and prints its merged, optimized plan. `trace` receives the
 /// plan text after lowering and after each rewrite that changed it.
 pub fn explain(

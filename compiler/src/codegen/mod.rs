@@ -210,8 +210,8 @@ pub(crate) fn generate_main(
     plan: &Plan,
     file: &SourceFile,
 ) -> Result<(String, Vec<&'static str>), GenError> {
-    let (tokens, features) = generate_tokens(plan, file)?;
-    let syntax: syn::File = syn::parse2(tokens).map_err(|e| GenError {
+    let (pieces, features) = generate_tokens(plan, file)?;
+    let source = format_program(pieces).map_err(|e| GenError {
         node: NodeId(0),
         message: format!("internal: generated code does not parse: {e}"),
     })?;
@@ -220,7 +220,76 @@ pub(crate) fn generate_main(
         env!("CARGO_PKG_VERSION"),
         file.name
     );
-    Ok((header + &prettyplease::unparse(&syntax), features))
+    Ok((header + &source, features))
+}
+
+/// Programs smaller than this (bytes of unformatted tokens) are formatted
+/// on one thread.
+const PARALLEL_FORMAT_BYTES: usize = 64 << 10;
+
+/// Parses the program (its pieces in order, each whole items) with syn and
+/// prints it with prettyplease: most of the time `compile` spends on a
+/// large job. prettyplease prints each top-level item on its own, from the
+/// first column, so consecutive runs of items can be printed apart and the
+/// texts joined: this thread parses and prints a first run from its
+/// tokens, other threads each a later run from its text (tokens and syntax
+/// trees cannot leave their thread). The text does not depend on the
+/// number of threads.
+fn format_program(mut pieces: Vec<TokenStream>) -> syn::Result<String> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    if threads == 1 {
+        return unparse(syn::parse2(pieces.into_iter().collect())?);
+    }
+    let texts: Vec<String> = pieces.iter().map(ToString::to_string).collect();
+    let total: usize = texts.iter().map(String::len).sum();
+    let threads = if total < PARALLEL_FORMAT_BYTES { 1 } else { threads };
+    // Re-lexing a text costs the other threads about a tenth more than
+    // parsing tokens costs this one: this thread takes a larger run.
+    let own_weight = 1.1;
+    let share = |i: usize| {
+        let weight = if i == 0 { own_weight } else { 1.0 };
+        weight / (own_weight + (threads - 1) as f64)
+    };
+    // Run `i` is pieces[bounds[i]..bounds[i + 1]], as near its share of
+    // the text as whole pieces allow; this thread's is never empty.
+    let mut bounds = vec![0];
+    let (mut end, mut done, mut target) = (0, 0, 0.0);
+    for i in 0..threads {
+        target += share(i) * total as f64;
+        while end < texts.len() && (end == 0 || i == threads - 1 || (done as f64) < target) {
+            done += texts[end].len();
+            end += 1;
+        }
+        bounds.push(end);
+    }
+    let others: Vec<String> = bounds[1..]
+        .windows(2)
+        .filter(|w| w[0] < w[1])
+        .map(|w| texts[w[0]..w[1]].concat())
+        .collect();
+    drop(texts);
+    let rest = pieces.split_off(bounds[1]);
+    let own: TokenStream = pieces.into_iter().collect();
+    let (own, others) = crate::in_parallel(
+        move || {
+            let own = unparse(syn::parse2(own)?);
+            drop(rest);
+            own
+        },
+        others
+            .into_iter()
+            .map(|text| move || unparse(syn::parse_file(&text)?))
+            .collect(),
+    );
+    let mut out = own?;
+    for text in others {
+        out.push_str(&text?);
+    }
+    Ok(out)
+}
+
+fn unparse(file: syn::File) -> syn::Result<String> {
+    Ok(prettyplease::unparse(&file))
 }
 
 /// Generates the program's tokens without formatting them: what `check`
@@ -229,7 +298,7 @@ pub(crate) fn generate_main(
 pub(crate) fn generate_tokens(
     plan: &Plan,
     file: &SourceFile,
-) -> Result<(TokenStream, Vec<&'static str>), GenError> {
+) -> Result<(Vec<TokenStream>, Vec<&'static str>), GenError> {
     let mut consumers = vec![Vec::new(); plan.nodes.len()];
     for (i, node) in plan.nodes.iter().enumerate() {
         for (k, input) in node.kind.inputs().iter().enumerate() {
@@ -323,7 +392,9 @@ impl Gen<'_> {
         doc(&self.descriptions[n.index()])
     }
 
-    fn program(&mut self) -> GenResult<TokenStream> {
+    /// The program in pieces, each one or more whole items, in order; the
+    /// first holds the file's inner attributes.
+    fn program(&mut self) -> GenResult<Vec<TokenStream>> {
         let plan = self.plan;
         let tasks = self.schedule()?;
         let mut rows = self.row_structs()?;
@@ -379,7 +450,7 @@ impl Gen<'_> {
             ));
         }
         let traits = quote!(#(#traits)*);
-        Ok(quote! {
+        let header = quote! {
             //! The job program: see plan.txt for the plan it implements.
             use stmtc_runtime as rt;
             #traits
@@ -394,14 +465,13 @@ impl Gen<'_> {
             fn main() -> std::process::ExitCode {
                 rt::job::main(PLAN, TABLES, MEMORY_BUDGET, run)
             }
-
-            #run
-            #state
-            #(#rows)*
-            #(#pushes)*
-            #(#task_fns)*
-            #(#statics)*
-        })
+        };
+        let mut pieces = vec![header, run, state];
+        pieces.extend(rows);
+        pieces.extend(pushes);
+        pieces.extend(task_fns);
+        pieces.extend(statics);
+        Ok(pieces)
     }
 
     /// Calls to every consumer of `n` with the row in `row`.
