@@ -420,10 +420,20 @@ fn compile_plan(
         RuntimeLocation::Vendored => codegen::RuntimeSource::Vendored,
         RuntimeLocation::Path(p) => codegen::RuntimeSource::Path(p.clone()),
     };
+    // The plan's texts are printed on another thread while the program is
+    // generated (the two only read the plan).
     let details = plan::explain::Details::default();
-    let text = plan::explain::text(plan, file, details, Vec::new());
-    let json = plan::explain::json(plan, file, details, Vec::new());
-    let files = codegen::generate_crate(plan, file, &package, &runtime, &text, &json)
+    let (main, texts) = in_parallel(
+        || codegen::generate_main(plan, file),
+        vec![|| {
+            (
+                plan::explain::text(plan, file, details, Vec::new()),
+                plan::explain::json(plan, file, details, Vec::new()),
+            )
+        }],
+    );
+    let (text, json) = texts.into_iter().next().expect("one result per task");
+    let files = codegen::generate_crate(plan, file, &package, &runtime, main, &text, &json)
         .map_err(|e| located(plan, e))?;
     Ok(CompiledJob {
         package: files.package,

@@ -242,7 +242,11 @@ fn format_program(mut pieces: Vec<TokenStream>) -> syn::Result<String> {
     }
     let texts: Vec<String> = pieces.iter().map(ToString::to_string).collect();
     let total: usize = texts.iter().map(String::len).sum();
-    let threads = if total < PARALLEL_FORMAT_BYTES { 1 } else { threads };
+    let threads = if total < PARALLEL_FORMAT_BYTES {
+        1
+    } else {
+        threads
+    };
     // Re-lexing a text costs the other threads about a tenth more than
     // parsing tokens costs this one: this thread takes a larger run.
     let own_weight = 1.1;

@@ -111,11 +111,7 @@ pub(crate) fn fixpoint(plan: Plan, trace: &mut dyn FnMut(&str, &Plan)) -> Plan {
 /// as soon as every pass in a row has seen the plan as it is, without
 /// finishing the round. `changed` sees the plan after each pass that
 /// changed it.
-fn until_stable(
-    mut plan: Plan,
-    passes: &[&Pass],
-    changed: &mut dyn FnMut(&str, &Plan),
-) -> Plan {
+fn until_stable(mut plan: Plan, passes: &[&Pass], changed: &mut dyn FnMut(&str, &Plan)) -> Plan {
     const MAX_ROUNDS: usize = 8;
     let mut unchanged = 0;
     for pass in passes.iter().cycle().take(MAX_ROUNDS * passes.len()) {
