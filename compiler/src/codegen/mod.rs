@@ -231,10 +231,12 @@ const PARALLEL_FORMAT_BYTES: usize = 64 << 10;
 /// prints it with prettyplease: most of the time `compile` spends on a
 /// large job. prettyplease prints each top-level item on its own, from the
 /// first column, so consecutive runs of items can be printed apart and the
-/// texts joined: this thread parses and prints a first run from its
-/// tokens, other threads each a later run from its text (tokens and syntax
-/// trees cannot leave their thread). The text does not depend on the
-/// number of threads.
+/// texts joined: the text does not depend on how the items are cut.
+///
+/// This thread parses and prints a first run from its tokens; the rest is
+/// cut into smaller runs of text (tokens and syntax trees cannot leave
+/// their thread), which this thread, once done, and the others take in
+/// turn: on a busy machine this thread does most of the work itself.
 fn format_program(mut pieces: Vec<TokenStream>) -> syn::Result<String> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     if threads == 1 {
@@ -242,52 +244,56 @@ fn format_program(mut pieces: Vec<TokenStream>) -> syn::Result<String> {
     }
     let texts: Vec<String> = pieces.iter().map(ToString::to_string).collect();
     let total: usize = texts.iter().map(String::len).sum();
-    let threads = if total < PARALLEL_FORMAT_BYTES {
-        1
-    } else {
-        threads
-    };
-    // Re-lexing a text costs the other threads about a tenth more than
-    // parsing tokens costs this one: this thread takes a larger run.
-    let own_weight = 1.1;
-    let share = |i: usize| {
-        let weight = if i == 0 { own_weight } else { 1.0 };
-        weight / (own_weight + (threads - 1) as f64)
-    };
-    // Run `i` is pieces[bounds[i]..bounds[i + 1]], as near its share of
-    // the text as whole pieces allow; this thread's is never empty.
-    let mut bounds = vec![0];
-    let (mut end, mut done, mut target) = (0, 0, 0.0);
-    for i in 0..threads {
-        target += share(i) * total as f64;
-        while end < texts.len() && (end == 0 || i == threads - 1 || (done as f64) < target) {
-            done += texts[end].len();
-            end += 1;
-        }
-        bounds.push(end);
+    if total < PARALLEL_FORMAT_BYTES {
+        return unparse(syn::parse2(pieces.into_iter().collect())?);
     }
-    let others: Vec<String> = bounds[1..]
-        .windows(2)
-        .filter(|w| w[0] < w[1])
-        .map(|w| texts[w[0]..w[1]].concat())
-        .collect();
+    // This thread's own run: a little less than an even share (the others
+    // start later, after the texts are made).
+    let own_bytes = total * 4 / (5 * threads);
+    let mut own_end = 1;
+    let mut done = texts[0].len();
+    while own_end < texts.len() && done < own_bytes {
+        done += texts[own_end].len();
+        own_end += 1;
+    }
+    let run_bytes = total / (8 * threads);
+    let mut runs: Vec<String> = Vec::new();
+    let mut run = String::new();
+    for text in &texts[own_end..] {
+        run.push_str(text);
+        if run.len() >= run_bytes {
+            runs.push(std::mem::take(&mut run));
+        }
+    }
+    if !run.is_empty() {
+        runs.push(run);
+    }
     drop(texts);
-    let rest = pieces.split_off(bounds[1]);
+    let rest = pieces.split_off(own_end);
     let own: TokenStream = pieces.into_iter().collect();
-    let (own, others) = crate::in_parallel(
-        move || {
-            let own = unparse(syn::parse2(own)?);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let printed: Vec<std::sync::OnceLock<syn::Result<String>>> =
+        runs.iter().map(|_| std::sync::OnceLock::new()).collect();
+    let work = || loop {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Some(text) = runs.get(i) else {
+            return;
+        };
+        let _ = printed[i].set(syn::parse_file(text).and_then(unparse));
+    };
+    let helpers = (1..threads.min(runs.len() + 1)).map(|_| work).collect();
+    let (own, _) = crate::in_parallel(
+        || {
+            let own = syn::parse2(own).and_then(unparse);
             drop(rest);
+            work();
             own
         },
-        others
-            .into_iter()
-            .map(|text| move || unparse(syn::parse_file(&text)?))
-            .collect(),
+        helpers,
     );
     let mut out = own?;
-    for text in others {
-        out.push_str(&text?);
+    for text in printed {
+        out.push_str(&text.into_inner().expect("every run is printed")?);
     }
     Ok(out)
 }
