@@ -183,10 +183,14 @@ impl NodeKind {
     }
 }
 
+/// A node's output columns.
+pub(crate) type Schema = Arc<Vec<Field>>;
+
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
     pub kind: NodeKind,
-    pub schema: Vec<Field>,
+    /// Shared by the copies of the node that rewrites make.
+    pub schema: Schema,
     /// Where the SQL that produced this node was written (all merged copies).
     pub provenance: Vec<Span>,
     /// Nodes with a nondeterministic expression get a unique salt so that
@@ -254,14 +258,19 @@ impl Plan {
     /// Returns the node with this structure, creating it if it is new.
     /// Spans are stripped from expressions for the lookup (they go to
     /// `provenance`), and column names do not count: only types do.
-    pub fn intern(&mut self, kind: NodeKind, schema: Vec<Field>, provenance: &[Span]) -> NodeId {
-        self.intern_owned(kind, schema, provenance.to_vec())
+    pub fn intern(
+        &mut self,
+        kind: NodeKind,
+        schema: impl Into<Schema>,
+        provenance: &[Span],
+    ) -> NodeId {
+        self.intern_owned(kind, schema.into(), provenance.to_vec())
     }
 
     fn intern_owned(
         &mut self,
         mut kind: NodeKind,
-        schema: Vec<Field>,
+        schema: Schema,
         provenance: Vec<Span>,
     ) -> NodeId {
         strip_kind_spans(&mut kind);

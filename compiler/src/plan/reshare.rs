@@ -264,7 +264,7 @@ fn lift(plan: &mut Plan, id: NodeId, memo: &mut HashMap<NodeId, Lifted>) -> Lift
                     })
                     .collect();
                 if !extra.is_empty() {
-                    let mut schema = plan.node(l.base).schema.clone();
+                    let mut schema = plan.node(l.base).schema.to_vec();
                     let mut projections = identity(&schema);
                     for (j, e) in extra.iter().enumerate() {
                         schema.push(Field {
@@ -293,12 +293,12 @@ fn lift(plan: &mut Plan, id: NodeId, memo: &mut HashMap<NodeId, Lifted>) -> Lift
                 JoinKind::Right => (true, false),
                 JoinKind::Full => (true, true),
             };
-            let mut schema: Vec<Field> = plan.node(l.base).schema.clone();
+            let mut schema: Vec<Field> = plan.node(l.base).schema.to_vec();
             let la = schema.len();
             for f in &mut schema {
                 f.ty.nullable |= ln;
             }
-            let mut right_schema = plan.node(r.base).schema.clone();
+            let mut right_schema = plan.node(r.base).schema.to_vec();
             for f in &mut right_schema {
                 f.ty.nullable |= rn;
             }
@@ -384,7 +384,11 @@ fn share(work: &mut Plan, group: &[Twin], replace: &mut HashMap<NodeId, NodeId>)
     for t in group {
         let schema = &work.node(t.join).schema;
         if t.lifted.proj.len() != schema.len()
-            || t.lifted.proj.iter().zip(schema).any(|(e, f)| e.ty != f.ty)
+            || t.lifted
+                .proj
+                .iter()
+                .zip(schema.iter())
+                .any(|(e, f)| e.ty != f.ty)
         {
             return None;
         }
