@@ -327,6 +327,36 @@ pub(crate) fn in_parallel<A, B: Send>(
     })
 }
 
+/// `f` of each item, in order, computed on all cores: each thread takes
+/// the next item not taken yet.
+pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    if threads == 1 || items.len() < 2 {
+        return items.iter().map(f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<R>>> =
+        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let work = || loop {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Some(item) = items.get(i) else {
+            return;
+        };
+        let r = f(item);
+        *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+    };
+    let helpers = (1..threads.min(items.len())).map(|_| work).collect();
+    in_parallel(work, helpers);
+    results
+        .into_iter()
+        .map(|r| {
+            r.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .expect("every item is mapped")
+        })
+        .collect()
+}
+
 /// Checks a job and prints its merged, optimized plan. `trace` receives the
 /// plan text after lowering and after each rewrite that changed it.
 pub fn explain(
