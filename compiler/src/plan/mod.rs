@@ -325,10 +325,13 @@ impl Plan {
     }
 
     fn index_node(&mut self, id: NodeId, key: u64) {
-        if self.index.contains_key(&key) {
-            self.collisions.entry(key).or_default().push(id);
-        } else {
-            self.index.insert(key, id);
+        match self.index.entry(key) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(id);
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {
+                self.collisions.entry(key).or_default().push(id);
+            }
         }
     }
 
