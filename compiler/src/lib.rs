@@ -294,6 +294,69 @@ fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+/// Runs `first` on this thread and each of `others` on a thread of its
+/// own (with the compiler's stack, inside `guarded` as this thread is);
+/// returns their results in order. A panic in any is resumed here.
+pub(crate) fn in_parallel<A, B: Send>(
+    first: impl FnOnce() -> A,
+    others: Vec<impl FnOnce() -> B + Send>,
+) -> (A, Vec<B>) {
+    let guarded = GUARDED.with(Cell::get);
+    let span = CURRENT.with(Cell::get);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = others
+            .into_iter()
+            .map(|f| {
+                std::thread::Builder::new()
+                    .name("stmtc".to_string())
+                    .stack_size(COMPILER_STACK)
+                    .spawn_scoped(scope, move || {
+                        GUARDED.with(|g| g.set(guarded));
+                        set_current_span(span);
+                        f()
+                    })
+                    .unwrap_or_else(|e| panic!("cannot start a compiler thread: {e}"))
+            })
+            .collect();
+        let first = first();
+        let results = handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| panic::resume_unwind(p)))
+            .collect();
+        (first, results)
+    })
+}
+
+/// `f` of each item, in order, computed on all cores: each thread takes
+/// the next item not taken yet.
+pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    if threads == 1 || items.len() < 2 {
+        return items.iter().map(f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<R>>> =
+        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let work = || loop {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Some(item) = items.get(i) else {
+            return;
+        };
+        let r = f(item);
+        *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+    };
+    let helpers = (1..threads.min(items.len())).map(|_| work).collect();
+    in_parallel(work, helpers);
+    results
+        .into_iter()
+        .map(|r| {
+            r.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .expect("every item is mapped")
+        })
+        .collect()
+}
+
 /// Checks a job and prints its merged, optimized plan. `trace` receives the
 /// plan text after lowering and after each rewrite that changed it.
 pub fn explain(
@@ -387,10 +450,20 @@ fn compile_plan(
         RuntimeLocation::Vendored => codegen::RuntimeSource::Vendored,
         RuntimeLocation::Path(p) => codegen::RuntimeSource::Path(p.clone()),
     };
+    // The plan's texts are printed on another thread while the program is
+    // generated (the two only read the plan).
     let details = plan::explain::Details::default();
-    let text = plan::explain::text(plan, file, details, Vec::new());
-    let json = plan::explain::json(plan, file, details, Vec::new());
-    let files = codegen::generate_crate(plan, file, &package, &runtime, &text, &json)
+    let (main, texts) = in_parallel(
+        || codegen::generate_main(plan, file),
+        vec![|| {
+            (
+                plan::explain::text(plan, file, details, Vec::new()),
+                plan::explain::json(plan, file, details, Vec::new()),
+            )
+        }],
+    );
+    let (text, json) = texts.into_iter().next().expect("one result per task");
+    let files = codegen::generate_crate(plan, file, &package, &runtime, main, &text, &json)
         .map_err(|e| located(plan, e))?;
     Ok(CompiledJob {
         package: files.package,

@@ -33,7 +33,7 @@ pub(super) fn pass_through_calcs(plan: &Plan, consumers: &[Vec<(NodeId, usize)>]
             let input_schema = &plan.node(*input).schema;
             let columns = projections
                 .iter()
-                .zip(&node.schema)
+                .zip(node.schema.iter())
                 .map(|(p, field)| match p.kind {
                     // The same Rust type, so the consumer's code reads it alike.
                     ExprKind::Column(c)

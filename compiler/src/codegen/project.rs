@@ -121,16 +121,18 @@ pub(crate) fn release_profile(main_rs: &str) -> (&'static str, &'static str) {
     }
 }
 
-/// Everything of the crate: manifest, lock file, sources, plans, README.
+/// Everything of the crate: manifest, lock file, sources (`main`: the
+/// program's, from `generate_main`), plans, README.
 pub(crate) fn generate_crate(
     plan: &Plan,
     file: &SourceFile,
     package: &str,
     runtime: &RuntimeSource,
+    main: Result<(String, Vec<&'static str>), GenError>,
     plan_text: &str,
     plan_json: &str,
 ) -> Result<CrateFiles, GenError> {
-    let (main_rs, features) = super::generate_main(plan, file)?;
+    let (main_rs, features) = main?;
     let runtime_path = match runtime {
         RuntimeSource::Vendored => "runtime".to_string(),
         RuntimeSource::Path(p) => p.clone(),

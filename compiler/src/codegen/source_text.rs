@@ -64,7 +64,7 @@ pub(super) fn source_text(plan: &Plan) -> SourceText {
                         } => Some(
                             columns
                                 .iter()
-                                .zip(&node.schema)
+                                .zip(node.schema.iter())
                                 .map(|(&p, f)| TextKind::of(f.ty.kind).map(|k| (p, k)))
                                 .collect(),
                         ),
@@ -77,7 +77,7 @@ pub(super) fn source_text(plan: &Plan) -> SourceText {
                     let input_schema = &plan.node(*input).schema;
                     projections
                         .iter()
-                        .zip(&node.schema)
+                        .zip(node.schema.iter())
                         .map(|(p, f)| match p.kind {
                             ExprKind::Column(c)
                                 if value_type(&input_schema[c].ty).to_string()

@@ -107,7 +107,7 @@ impl<'a> Ctx<'a> {
         node.kind
             .inputs()
             .iter()
-            .flat_map(|i| self.plan.node(*i).schema.clone())
+            .flat_map(|i| self.plan.node(*i).schema.iter().cloned())
             .collect()
     }
 
@@ -150,7 +150,7 @@ impl<'a> Ctx<'a> {
                 }
                 let items: Vec<String> = projections
                     .iter()
-                    .zip(&node.schema)
+                    .zip(node.schema.iter())
                     .map(|(p, f)| {
                         let text = expr_text(p, &fields);
                         if text == f.name {

@@ -260,7 +260,7 @@ fn lower_join(
             }
         })
     });
-    let mut schema: Vec<Field> = plan.node(new_left).schema.clone();
+    let mut schema: Vec<Field> = plan.node(new_left).schema.to_vec();
     if kind.outputs_right() {
         schema.extend(plan.node(new_right).schema.iter().cloned());
     }

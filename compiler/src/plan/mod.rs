@@ -23,6 +23,7 @@ mod verify;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 
 use crate::diagnostics::Span;
@@ -182,15 +183,24 @@ impl NodeKind {
     }
 }
 
+/// A node's output columns.
+pub(crate) type Schema = Arc<Vec<Field>>;
+
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
     pub kind: NodeKind,
-    pub schema: Vec<Field>,
+    /// Shared by the copies of the node that rewrites make.
+    pub schema: Schema,
     /// Where the SQL that produced this node was written (all merged copies).
     pub provenance: Vec<Span>,
     /// Nodes with a nondeterministic expression get a unique salt so that
     /// interning never merges them.
     salt: u32,
+    /// The hash of the node's structure (`kind` with its inputs left out,
+    /// the column types, `salt`), set when it is interned: renumbering
+    /// inputs (`compact`) re-indexes a node without hashing its expressions
+    /// again.
+    shape: u64,
 }
 
 /// The DAG of a whole job.
@@ -204,7 +214,11 @@ pub(crate) struct Plan {
     pub nodes: Vec<Node>,
     /// Sink nodes in INSERT order.
     pub sinks: Vec<NodeId>,
-    index: HashMap<(NodeKind, Vec<crate::types::DataType>, u32), NodeId>,
+    /// Nodes by the hash of their structure with their inputs (`key_hash`);
+    /// a lookup compares the node itself. Keys that two different nodes
+    /// share (64-bit collisions) list the later ones in `collisions`.
+    index: HashMap<u64, NodeId, BuildHasherDefault<PrehashedHasher>>,
+    collisions: HashMap<u64, Vec<NodeId>, BuildHasherDefault<PrehashedHasher>>,
     next_salt: u32,
     /// The provenance of nodes with many spans (a scan or a calc shared by
     /// thousands of INSERTs) as sets, so that merging one more span costs
@@ -229,7 +243,8 @@ impl Plan {
             base_dir,
             nodes: Vec::new(),
             sinks: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
+            collisions: HashMap::default(),
             next_salt: 1,
             provenance_sets: HashMap::new(),
             twin_costs: std::sync::OnceLock::new(),
@@ -245,9 +260,18 @@ impl Plan {
     /// `provenance`), and column names do not count: only types do.
     pub fn intern(
         &mut self,
-        mut kind: NodeKind,
-        schema: Vec<Field>,
+        kind: NodeKind,
+        schema: impl Into<Schema>,
         provenance: &[Span],
+    ) -> NodeId {
+        self.intern_owned(kind, schema.into(), provenance.to_vec())
+    }
+
+    fn intern_owned(
+        &mut self,
+        mut kind: NodeKind,
+        schema: Schema,
+        provenance: Vec<Span>,
     ) -> NodeId {
         strip_kind_spans(&mut kind);
         let salt = if kind.exprs().iter().any(|e| !is_deterministic(e)) {
@@ -256,21 +280,59 @@ impl Plan {
         } else {
             0
         };
-        let key = (kind, schema.iter().map(|f| f.ty).collect::<Vec<_>>(), salt);
-        if let Some(&id) = self.index.get(&key) {
-            self.add_provenance(id, provenance);
+        let shape = shape_hash(&mut kind, &schema, salt);
+        let key = key_hash(shape, &kind);
+        if let Some(id) = self.find(key, &kind, &schema, salt) {
+            self.add_provenance(id, &provenance);
             return id;
         }
+        self.push_indexed(
+            Node {
+                kind,
+                schema,
+                provenance,
+                salt,
+                shape,
+            },
+            key,
+        )
+    }
+
+    /// The node equal to (`kind`, the types of `schema`, `salt`), whose
+    /// `key_hash` is `key`.
+    fn find(&self, key: u64, kind: &NodeKind, schema: &[Field], salt: u32) -> Option<NodeId> {
+        let same = |id: &NodeId| {
+            let node = &self.nodes[id.index()];
+            node.salt == salt
+                && node.schema.len() == schema.len()
+                && node.schema.iter().zip(schema).all(|(a, b)| a.ty == b.ty)
+                && node.kind == *kind
+        };
+        let first = *self.index.get(&key)?;
+        if same(&first) {
+            return Some(first);
+        }
+        self.collisions.get(&key)?.iter().copied().find(same)
+    }
+
+    /// Appends a node that is not in the index yet, indexed under `key`.
+    fn push_indexed(&mut self, node: Node, key: u64) -> NodeId {
         let id = NodeId(self.nodes.len() as u32);
         self.twin_costs = std::sync::OnceLock::new();
-        self.nodes.push(Node {
-            kind: key.0.clone(),
-            schema,
-            provenance: provenance.to_vec(),
-            salt,
-        });
-        self.index.insert(key, id);
+        self.nodes.push(node);
+        self.index_node(id, key);
         id
+    }
+
+    fn index_node(&mut self, id: NodeId, key: u64) {
+        match self.index.entry(key) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(id);
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {
+                self.collisions.entry(key).or_default().push(id);
+            }
+        }
     }
 
     /// Appends the spans `node` does not have yet, in order.
@@ -349,19 +411,17 @@ impl Plan {
         let mut slots: Vec<Option<Node>> = old.into_iter().map(Some).collect();
         self.index.clear();
         self.index.reserve(order.len());
+        self.collisions.clear();
         self.provenance_sets.clear();
         for id in &order {
             let mut node = slots[id.index()].take().expect("each node once");
             for input in node.kind.inputs_mut() {
                 *input = new_id[input.index()].expect("inputs are reachable");
             }
-            let key = (
-                node.kind.clone(),
-                node.schema.iter().map(|f| f.ty).collect(),
-                node.salt,
-            );
-            self.index.insert(key, NodeId(self.nodes.len() as u32));
+            let key = key_hash(node.shape, &node.kind);
+            let id = NodeId(self.nodes.len() as u32);
             self.nodes.push(node);
+            self.index_node(id, key);
         }
         for sink in &mut self.sinks {
             *sink = new_id[sink.index()].expect("sinks are reachable");
@@ -431,28 +491,131 @@ pub(crate) fn rebuild(plan: &Plan, mut f: impl FnMut(&mut Plan, NodeId, Node) ->
 /// The default step of a rebuild: the node as it is.
 pub(crate) fn keep(new: &mut Plan, node: Node) -> NodeId {
     let Node {
-        kind,
+        mut kind,
         schema,
         provenance,
         salt,
+        shape: _,
     } = node;
     if salt != 0 {
         // Nondeterministic: stays a node of its own.
-        let id = NodeId(new.nodes.len() as u32);
-        let key = (
-            kind.clone(),
-            schema.iter().map(|f| f.ty).collect::<Vec<_>>(),
-            salt,
+        let shape = shape_hash(&mut kind, &schema, salt);
+        let key = key_hash(shape, &kind);
+        return new.push_indexed(
+            Node {
+                kind,
+                schema,
+                provenance,
+                salt,
+                shape,
+            },
+            key,
         );
-        new.twin_costs = std::sync::OnceLock::new();
-        new.nodes.push(Node {
-            kind,
-            schema,
-            provenance,
-            salt,
-        });
-        new.index.insert(key, id);
-        return id;
     }
-    new.intern(kind, schema, &provenance)
+    new.intern_owned(kind, schema, provenance)
+}
+
+/// The hash of a node's structure without its inputs: `kind` with every
+/// input set to `#0` (restored before returning), the column types, the salt.
+fn shape_hash(kind: &mut NodeKind, schema: &[Field], salt: u32) -> u64 {
+    let mut inputs = kind.inputs_mut();
+    let saved: Vec<NodeId> = inputs.iter().map(|i| **i).collect();
+    for input in &mut inputs {
+        **input = NodeId(0);
+    }
+    let mut h = TreeHasher::default();
+    kind.hash(&mut h);
+    for field in schema {
+        field.ty.hash(&mut h);
+    }
+    salt.hash(&mut h);
+    for (input, id) in kind.inputs_mut().into_iter().zip(saved) {
+        *input = id;
+    }
+    h.finish()
+}
+
+/// The index key of a node: its shape hash combined with its inputs.
+fn key_hash(shape: u64, kind: &NodeKind) -> u64 {
+    let mut h = TreeHasher(shape);
+    for input in kind.inputs() {
+        h.write_u32(input.0);
+    }
+    h.finish()
+}
+
+/// A fast, deterministic hasher for plan trees (FxHash's step, with a
+/// final mix so that every bit of the result depends on every input bit:
+/// the index uses the hash as it is). Not resistant to chosen collisions,
+/// which only cost a lookup more comparisons here.
+#[derive(Default)]
+struct TreeHasher(u64);
+
+impl TreeHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for TreeHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.add(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+        }
+        let mut last = [0u8; 8];
+        let rest = chunks.remainder();
+        last[..rest.len()].copy_from_slice(rest);
+        self.add(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 56));
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u16(&mut self, i: u16) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // murmur3's fmix64.
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^ (x >> 33)
+    }
+}
+
+/// The hasher of maps keyed by a finished `TreeHasher` hash: the key as it is.
+#[derive(Default)]
+struct PrehashedHasher(u64);
+
+impl Hasher for PrehashedHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }

@@ -90,37 +90,41 @@ pub(crate) fn optimize(mut plan: Plan, trace: &mut dyn FnMut(&str, &Plan)) -> Pl
 
 /// The passes that change row estimates (where filters sit), until none
 /// changes the plan: enough to compare the cost of candidate plans.
-pub(crate) fn estimate(mut plan: Plan) -> Plan {
+pub(crate) fn estimate(plan: Plan) -> Plan {
     const MOVING: &[&str] = &["merge_calcs", "predicate_pushdown", "identity_calc"];
-    for _round in 0..8 {
-        let mut changed = false;
-        for pass in PASSES.iter().filter(|p| MOVING.contains(&p.name)) {
-            if let Some(next) = (pass.run)(&plan) {
-                changed = true;
-                plan = next;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    plan
+    let passes: Vec<&Pass> = PASSES.iter().filter(|p| MOVING.contains(&p.name)).collect();
+    until_stable(plan, &passes, &mut |_, _| {})
 }
 
 /// The passes, in order, until none changes the plan.
-pub(crate) fn fixpoint(mut plan: Plan, trace: &mut dyn FnMut(&str, &Plan)) -> Plan {
-    for _round in 0..8 {
-        let mut changed = false;
-        for pass in PASSES {
-            if let Some(next) = (pass.run)(&plan) {
-                super::verify::verify(&next, pass.name);
-                changed = true;
-                plan = next;
-                trace(pass.name, &plan);
-            }
-        }
-        if !changed {
+pub(crate) fn fixpoint(plan: Plan, trace: &mut dyn FnMut(&str, &Plan)) -> Plan {
+    let passes: Vec<&Pass> = PASSES.iter().collect();
+    until_stable(plan, &passes, &mut |pass, plan| {
+        super::verify::verify(plan, pass);
+        trace(pass, plan);
+    })
+}
+
+/// Runs `passes` in rounds (at most `MAX_ROUNDS`) until a whole round
+/// changes nothing. A pass is a function of the plan alone, so one that
+/// left the plan unchanged would leave it unchanged again: the runs stop
+/// as soon as every pass in a row has seen the plan as it is, without
+/// finishing the round. `changed` sees the plan after each pass that
+/// changed it.
+fn until_stable(mut plan: Plan, passes: &[&Pass], changed: &mut dyn FnMut(&str, &Plan)) -> Plan {
+    const MAX_ROUNDS: usize = 8;
+    let mut unchanged = 0;
+    for pass in passes.iter().cycle().take(MAX_ROUNDS * passes.len()) {
+        if unchanged == passes.len() {
             break;
+        }
+        match (pass.run)(&plan) {
+            Some(next) => {
+                plan = next;
+                unchanged = 0;
+                changed(pass.name, &plan);
+            }
+            None => unchanged += 1,
         }
     }
     plan

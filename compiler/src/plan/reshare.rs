@@ -47,8 +47,8 @@ const MAX_TWINS: usize = 32;
 /// row counts (pushdown, Calc merging) on every candidate; `full` is the
 /// whole fixpoint, run on what is taken.
 pub(crate) struct Optimizers<'a> {
-    pub estimate: &'a dyn Fn(Plan) -> Plan,
-    pub full: &'a dyn Fn(Plan) -> Plan,
+    pub estimate: &'a (dyn Fn(Plan) -> Plan + Sync),
+    pub full: &'a (dyn Fn(Plan) -> Plan + Sync),
 }
 
 /// Shares twins wherever that lowers the estimated cost. Each round
@@ -64,20 +64,32 @@ pub(crate) fn reshare(mut plan: Plan, opt: &Optimizers<'_>) -> Plan {
             return plan;
         };
         let (lifted, groups) = twin_groups(&plan);
+        let signatures: Vec<Vec<Vec<crate::diagnostics::Span>>> = groups
+            .iter()
+            .map(|group| {
+                group
+                    .iter()
+                    .map(|t| lifted.node(t.join).provenance.clone())
+                    .collect()
+            })
+            .collect();
+        // Each group's cost alone (the groups are independent), then the
+        // verdicts in order.
+        let tried: Vec<usize> = (0..groups.len())
+            .filter(|&i| !rejected.contains(&signatures[i]))
+            .collect();
+        let costs = crate::parallel_map(&tried, |&i| {
+            merge(&lifted, &[&groups[i]]).and_then(|m| plan_cost(&(opt.estimate)(m)))
+        });
         let mut gains: Vec<(f64, usize)> = Vec::new();
-        for (i, group) in groups.iter().enumerate() {
-            let signature: Vec<Vec<crate::diagnostics::Span>> = group
-                .iter()
-                .map(|t| lifted.node(t.join).provenance.clone())
-                .collect();
-            if rejected.contains(&signature) {
+        for (&i, cost) in tried.iter().zip(costs) {
+            if rejected.contains(&signatures[i]) {
                 continue;
             }
-            let cost = merge(&lifted, &[group]).and_then(|m| plan_cost(&(opt.estimate)(m)));
             match cost.filter(|&c| c < current * (1.0 - 1e-9)) {
                 Some(cost) => gains.push((current - cost, i)),
                 None => {
-                    rejected.insert(signature);
+                    rejected.insert(signatures[i].clone());
                 }
             }
         }
@@ -85,13 +97,16 @@ pub(crate) fn reshare(mut plan: Plan, opt: &Optimizers<'_>) -> Plan {
             return plan;
         }
         gains.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        let best = merge(&lifted, &[&groups[gains[0].1]]).map(opt.full);
-        let all = if gains.len() > 1 {
-            let chosen: Vec<&[Twin]> = gains.iter().map(|&(_, i)| &groups[i][..]).collect();
-            merge(&lifted, &chosen).map(opt.full)
-        } else {
-            None
-        };
+        // The best group alone and all that gain together, side by side.
+        let mut choices: Vec<Vec<&[Twin]>> = vec![vec![&groups[gains[0].1][..]]];
+        if gains.len() > 1 {
+            choices.push(gains.iter().map(|&(_, i)| &groups[i][..]).collect());
+        }
+        let mut plans =
+            crate::parallel_map(&choices, |chosen| merge(&lifted, chosen).map(opt.full))
+                .into_iter();
+        let best = plans.next().flatten();
+        let all = plans.next().flatten();
         let cost = |p: &Option<Plan>| p.as_ref().and_then(plan_cost).unwrap_or(f64::INFINITY);
         let (all_cost, best_cost) = (cost(&all), cost(&best));
         let (next, next_cost) = if all_cost <= best_cost {
@@ -111,21 +126,20 @@ pub(crate) fn reshare(mut plan: Plan, opt: &Optimizers<'_>) -> Plan {
 /// estimated cost of the plan as it is and with the group shared.
 pub(crate) fn twin_costs(
     plan: &Plan,
-    estimate: &dyn Fn(Plan) -> Plan,
+    estimate: &(dyn Fn(Plan) -> Plan + Sync),
 ) -> Vec<(Vec<NodeId>, f64, f64)> {
     let Some(current) = plan_cost(plan) else {
         return Vec::new();
     };
     let (lifted, groups) = twin_groups(plan);
-    let mut out = Vec::new();
-    for group in groups {
-        if let Some(merged) = merge(&lifted, &[&group]) {
-            if let Some(cost) = plan_cost(&estimate(merged)) {
-                out.push((group.iter().map(|t| t.join).collect(), current, cost));
-            }
-        }
-    }
-    out
+    let costs = crate::parallel_map(&groups, |group| {
+        merge(&lifted, &[group]).and_then(|merged| plan_cost(&estimate(merged)))
+    });
+    groups
+        .iter()
+        .zip(costs)
+        .filter_map(|(group, cost)| Some((group.iter().map(|t| t.join).collect(), current, cost?)))
+        .collect()
 }
 
 /// A join as `project(proj) ∘ filter(filter) ∘ base`.
@@ -264,7 +278,7 @@ fn lift(plan: &mut Plan, id: NodeId, memo: &mut HashMap<NodeId, Lifted>) -> Lift
                     })
                     .collect();
                 if !extra.is_empty() {
-                    let mut schema = plan.node(l.base).schema.clone();
+                    let mut schema = plan.node(l.base).schema.to_vec();
                     let mut projections = identity(&schema);
                     for (j, e) in extra.iter().enumerate() {
                         schema.push(Field {
@@ -293,12 +307,12 @@ fn lift(plan: &mut Plan, id: NodeId, memo: &mut HashMap<NodeId, Lifted>) -> Lift
                 JoinKind::Right => (true, false),
                 JoinKind::Full => (true, true),
             };
-            let mut schema: Vec<Field> = plan.node(l.base).schema.clone();
+            let mut schema: Vec<Field> = plan.node(l.base).schema.to_vec();
             let la = schema.len();
             for f in &mut schema {
                 f.ty.nullable |= ln;
             }
-            let mut right_schema = plan.node(r.base).schema.clone();
+            let mut right_schema = plan.node(r.base).schema.to_vec();
             for f in &mut right_schema {
                 f.ty.nullable |= rn;
             }
@@ -384,7 +398,11 @@ fn share(work: &mut Plan, group: &[Twin], replace: &mut HashMap<NodeId, NodeId>)
     for t in group {
         let schema = &work.node(t.join).schema;
         if t.lifted.proj.len() != schema.len()
-            || t.lifted.proj.iter().zip(schema).any(|(e, f)| e.ty != f.ty)
+            || t.lifted
+                .proj
+                .iter()
+                .zip(schema.iter())
+                .any(|(e, f)| e.ty != f.ty)
         {
             return None;
         }

@@ -43,7 +43,7 @@ pub(crate) fn unshared_twins(plan: &Plan) -> Vec<Vec<(NodeId, &'static str)>> {
         let inputs = node.kind.inputs();
         let fields: Vec<Field> = inputs
             .iter()
-            .flat_map(|x| plan.node(*x).schema.clone())
+            .flat_map(|x| plan.node(*x).schema.iter().cloned())
             .collect();
         for input in &inputs {
             let f = filters[input.index()].clone();

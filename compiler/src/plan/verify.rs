@@ -90,7 +90,7 @@ pub(crate) fn check(plan: &Plan) -> Result<(), String> {
                 for e in projections.iter().chain(filter.iter()) {
                     check_expr(e, input_schema(0))?;
                 }
-                for (p, f) in projections.iter().zip(&node.schema) {
+                for (p, f) in projections.iter().zip(node.schema.iter()) {
                     if p.ty.kind != f.ty.kind {
                         return Err(format!("{here} computes {} for a {} column", p.ty, f.ty));
                     }
@@ -145,7 +145,7 @@ pub(crate) fn check(plan: &Plan) -> Result<(), String> {
                     let s = &plan.node(*input).schema;
                     if s.len() != node.schema.len()
                         || s.iter()
-                            .zip(&node.schema)
+                            .zip(node.schema.iter())
                             .any(|(a, b)| a.ty.kind != b.ty.kind)
                     {
                         return Err(format!("{here}: union input {input} has another shape"));

@@ -344,7 +344,11 @@ fn transpose(
         .iter()
         .map(|&k| group_pos(fact_col(k)))
         .collect();
-    let join_schema: Vec<Field> = sibling_schema.iter().chain(&dim_schema).cloned().collect();
+    let join_schema: Vec<Field> = sibling_schema
+        .iter()
+        .chain(dim_schema.iter())
+        .cloned()
+        .collect();
     let (new_left, new_right, right_keys) = (sibling, s.dim, s.dim_keys.clone());
     let provenance = plan.node(t).provenance.clone();
     let new_join = plan.intern(

@@ -11,6 +11,20 @@ use crate::plan::{keep, rebuild, NodeKind, Plan};
 use crate::types::TypeKind;
 
 pub(crate) fn run(plan: &Plan) -> Option<Plan> {
+    // Folding is a function of each expression alone: when none folds and
+    // no condition is TRUE already, the rebuild would change nothing.
+    let candidate = plan.nodes.iter().any(|node| {
+        let condition = match &node.kind {
+            NodeKind::Calc { filter, .. } | NodeKind::Scan { filter, .. } => filter.as_ref(),
+            NodeKind::Join { residual, .. } => residual.as_ref(),
+            _ => None,
+        };
+        condition.is_some_and(is_true)
+            || node.kind.exprs().into_iter().any(|e| fold(e.clone()) != *e)
+    });
+    if !candidate {
+        return None;
+    }
     let mut changed = false;
     let new = rebuild(plan, |new, _, mut node| {
         let mut fold_all = |e: &mut Expr| {

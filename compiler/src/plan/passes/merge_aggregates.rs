@@ -80,7 +80,7 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
         );
         let projections = (0..keys)
             .chain(mine.iter().map(|p| keys + p))
-            .zip(&node.schema)
+            .zip(node.schema.iter())
             .map(|(c, f)| column(c, f.ty))
             .collect();
         new.intern(

@@ -12,6 +12,29 @@ use crate::plan::{is_deterministic, keep, rebuild, NodeKind, Plan};
 
 pub(crate) fn run(plan: &Plan) -> Option<Plan> {
     let consumers = plan.consumer_counts();
+    // Until a first merge, the rebuild sees the Calcs of `plan` as they
+    // are: if no pair merges in `plan`, none merges in the rebuild either,
+    // and there is nothing to rebuild.
+    let candidate = plan.nodes.iter().any(|node| {
+        let NodeKind::Calc {
+            input,
+            projections,
+            filter,
+        } = &node.kind
+        else {
+            return false;
+        };
+        let NodeKind::Calc {
+            projections: inner, ..
+        } = &plan.node(*input).kind
+        else {
+            return false;
+        };
+        consumers[input.index()] == 1 && mergeable(inner, projections, filter.as_ref())
+    });
+    if !candidate {
+        return None;
+    }
     let mut changed = false;
     let new = rebuild(plan, |new, old, node| {
         let NodeKind::Calc {

@@ -238,7 +238,7 @@ fn filter_node(
     let Some(filter) = and_all(predicates) else {
         return input;
     };
-    let schema: Vec<Field> = new.node(input).schema.clone();
+    let schema: Vec<Field> = new.node(input).schema.to_vec();
     let projections = schema
         .iter()
         .enumerate()

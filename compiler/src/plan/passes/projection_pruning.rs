@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::ir::{AggregateCall, Expr};
+use crate::ir::{AggregateCall, Expr, Field};
 use crate::plan::rewrite::{column, columns, remap};
 use crate::plan::{keep, rebuild, Node, NodeId, NodeKind, Plan};
 
@@ -28,7 +28,7 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                 let kept: Vec<usize> = keep_cols.clone();
                 let map = position_map(arity, &kept);
                 let filter = filter.map(|f| remap(f, &|c| map[c].expect("filter column kept")));
-                let schema = kept.iter().map(|&c| node.schema[c].clone()).collect();
+                let schema: Vec<Field> = kept.iter().map(|&c| node.schema[c].clone()).collect();
                 let kind = NodeKind::Scan {
                     table,
                     columns: kept.iter().map(|&c| columns[c]).collect(),
@@ -42,7 +42,8 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                     .into_iter()
                     .map(|r| keep_cols.iter().map(|&c| r[c].clone()).collect())
                     .collect();
-                let schema = keep_cols.iter().map(|&c| node.schema[c].clone()).collect();
+                let schema: Vec<Field> =
+                    keep_cols.iter().map(|&c| node.schema[c].clone()).collect();
                 (
                     new.intern(NodeKind::Values { rows }, schema, &node.provenance),
                     map,
@@ -60,7 +61,8 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                     .map(|&c| remap(projections[c].clone(), &f))
                     .collect();
                 let filter = filter.map(|x| remap(x, &f));
-                let schema = keep_cols.iter().map(|&c| node.schema[c].clone()).collect();
+                let schema: Vec<Field> =
+                    keep_cols.iter().map(|&c| node.schema[c].clone()).collect();
                 let map = position_map(arity, &keep_cols);
                 (
                     new.intern(
@@ -97,7 +99,7 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                     .collect();
                 let mut kept: Vec<usize> = (0..g).collect();
                 kept.extend(kept_aggs.iter().map(|j| g + j));
-                let schema = kept.iter().map(|&c| node.schema[c].clone()).collect();
+                let schema: Vec<Field> = kept.iter().map(|&c| node.schema[c].clone()).collect();
                 let group = group.iter().map(|&c| f(c)).collect();
                 let map = position_map(arity, &kept);
                 (
@@ -164,7 +166,8 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                 let (schema, map): (Vec<_>, _) = if kind.outputs_right() {
                     (need.iter().map(|&c| node.schema[c].clone()).collect(), map)
                 } else {
-                    let schema = need_left.iter().map(|&c| node.schema[c].clone()).collect();
+                    let schema: Vec<Field> =
+                        need_left.iter().map(|&c| node.schema[c].clone()).collect();
                     (schema, lm2.clone())
                 };
                 let kind = NodeKind::Join {
@@ -184,7 +187,8 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                     .enumerate()
                     .map(|(k, &i)| select(new, i, input_map(k), &keep_cols))
                     .collect();
-                let schema = keep_cols.iter().map(|&c| node.schema[c].clone()).collect();
+                let schema: Vec<Field> =
+                    keep_cols.iter().map(|&c| node.schema[c].clone()).collect();
                 let map = position_map(arity, &keep_cols);
                 (
                     new.intern(NodeKind::Union { inputs }, schema, &node.provenance),
@@ -205,7 +209,7 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                         k
                     })
                     .collect();
-                let schema = (0..m.len())
+                let schema: Vec<Field> = (0..m.len())
                     .filter(|&c| m[c].is_some())
                     .map(|c| node.schema[c].clone())
                     .collect();
@@ -232,7 +236,7 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                 let input_arity = new.node(input).schema.len();
                 let mut map = m.clone();
                 map.extend((0..3).map(|k| Some(input_arity + k)));
-                let schema = (0..m.len())
+                let schema: Vec<Field> = (0..m.len())
                     .filter(|&c| m[c].is_some())
                     .map(|c| node.schema[c].clone())
                     .chain(node.schema[m.len()..].iter().cloned())
@@ -265,7 +269,7 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                 let input_arity = new.node(input).schema.len();
                 let mut map = m.clone();
                 map.extend((0..calls.len()).map(|k| Some(input_arity + k)));
-                let schema = (0..m.len())
+                let schema: Vec<Field> = (0..m.len())
                     .filter(|&c| m[c].is_some())
                     .map(|c| node.schema[c].clone())
                     .chain(node.schema[m.len()..].iter().cloned())
@@ -433,7 +437,7 @@ fn select(new: &mut Plan, input: NodeId, map: &[Option<usize>], wanted: &[usize]
         .iter()
         .map(|&p| column(p, node.schema[p].ty))
         .collect();
-    let schema = positions.iter().map(|&p| node.schema[p].clone()).collect();
+    let schema: Vec<Field> = positions.iter().map(|&p| node.schema[p].clone()).collect();
     new.intern(
         NodeKind::Calc {
             input,

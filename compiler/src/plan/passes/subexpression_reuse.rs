@@ -37,7 +37,7 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
             .map(|(i, f)| column(i, f.ty))
             .collect();
         lower.extend(repeated.iter().cloned());
-        let mut lower_schema = input_schema.clone();
+        let mut lower_schema = input_schema.to_vec();
         lower_schema.extend(repeated.iter().enumerate().map(|(k, e)| Field {
             name: format!("$cse{k}"),
             ty: e.ty,

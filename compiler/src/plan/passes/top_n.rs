@@ -12,6 +12,15 @@ use crate::plan::rewrite::{and_all, conjuncts};
 use crate::plan::{keep, rebuild, NodeKind, Plan};
 
 pub(crate) fn run(plan: &Plan) -> Option<Plan> {
+    // Only a filtered Calc over an OVER node without a limit can change
+    // (the rewrite changes nothing else): without one, no rebuild.
+    let candidate = plan.nodes.iter().any(|node| {
+        matches!(&node.kind, NodeKind::Calc { input, filter: Some(_), .. }
+            if matches!(plan.node(*input).kind, NodeKind::Over { limit: None, .. }))
+    });
+    if !candidate {
+        return None;
+    }
     let mut changed = false;
     let new = rebuild(plan, |new, _, mut node| {
         let (input, filter) = match &node.kind {

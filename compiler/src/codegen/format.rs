@@ -1,0 +1,158 @@
+//! Formatting the generated program: syn parses it, prettyplease prints it,
+//! most of the time `compile` spends on a large job.
+//!
+//! prettyplease prints each top-level item on its own from the first
+//! column, so consecutive runs of items can be parsed and printed apart and
+//! the texts joined: the result is the text of the whole file printed at
+//! once, however the items are cut. The program comes in three parts:
+//! its head (the `main`, `run` and `State` items) and tail (tasks and
+//! statics), made last, and its middle (row structs and push functions),
+//! made first. While the generator goes on, other threads format the
+//! middle in runs of text (tokens and syntax trees cannot leave their
+//! thread); this thread formats the head and tail from their tokens, then
+//! takes the runs no one has taken yet.
+
+use std::collections::VecDeque;
+use std::sync::{Condvar, Mutex, MutexGuard};
+
+use proc_macro2::TokenStream;
+
+/// The middle is cut into runs of about this many bytes of tokens' text.
+const RUN_BYTES: usize = 16 << 10;
+
+/// Where the generator sends the pieces of the program's middle (each
+/// whole items), in order.
+pub(super) struct Middle<'a> {
+    /// `None`: formatted on this thread with the rest (`tokens`).
+    shared: Option<&'a Shared>,
+    tokens: Vec<TokenStream>,
+    run: String,
+    runs: usize,
+}
+
+impl<'a> Middle<'a> {
+    pub fn new(shared: Option<&'a Shared>) -> Self {
+        Middle {
+            shared,
+            tokens: Vec::new(),
+            run: String::new(),
+            runs: 0,
+        }
+    }
+
+    pub fn push(&mut self, piece: TokenStream) {
+        let Some(shared) = self.shared else {
+            self.tokens.push(piece);
+            return;
+        };
+        self.run.push_str(&piece.to_string());
+        if self.run.len() >= RUN_BYTES {
+            self.flush(shared);
+        }
+    }
+
+    /// Sends the last run.
+    pub fn finish(mut self) {
+        if let Some(shared) = self.shared {
+            self.flush(shared);
+        }
+    }
+
+    fn flush(&mut self, shared: &Shared) {
+        if !self.run.is_empty() {
+            shared.push(self.runs, std::mem::take(&mut self.run));
+            self.runs += 1;
+        }
+    }
+
+    /// The middle's pieces kept as tokens (none when they went to other threads).
+    pub fn into_tokens(self) -> Vec<TokenStream> {
+        self.tokens
+    }
+}
+
+#[derive(Default)]
+struct Queue {
+    /// Runs not taken yet, by position in the middle.
+    waiting: VecDeque<(usize, String)>,
+    printed: Vec<(usize, syn::Result<String>)>,
+    /// No more runs will come.
+    closed: bool,
+}
+
+/// The runs of the middle, shared by the threads that format them.
+#[derive(Default)]
+pub(super) struct Shared {
+    queue: Mutex<Queue>,
+    arrived: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn push(&self, position: usize, text: String) {
+        self.lock().waiting.push_back((position, text));
+        self.arrived.notify_one();
+    }
+
+    /// No more runs: the threads waiting for one stop.
+    pub fn close(&self) {
+        self.lock().closed = true;
+        self.arrived.notify_all();
+    }
+
+    /// Closes the queue when dropped, also when the generator panics (the
+    /// other threads would wait for runs forever).
+    pub fn closer(&self) -> impl Drop + '_ {
+        struct Closer<'s>(&'s Shared);
+        impl Drop for Closer<'_> {
+            fn drop(&mut self) {
+                self.0.close();
+            }
+        }
+        Closer(self)
+    }
+
+    /// Formats runs as they come until the queue is closed and empty; with
+    /// `wait` false, only those waiting now.
+    pub fn work(&self, wait: bool) {
+        loop {
+            let run = {
+                let mut queue = self.lock();
+                loop {
+                    if let Some(run) = queue.waiting.pop_front() {
+                        break Some(run);
+                    }
+                    if queue.closed || !wait {
+                        break None;
+                    }
+                    queue = self.arrived.wait(queue).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            let Some((position, text)) = run else {
+                return;
+            };
+            let printed = syn::parse_file(&text).map(|f| prettyplease::unparse(&f));
+            self.lock().printed.push((position, printed));
+        }
+    }
+
+    /// The printed runs, in order.
+    pub fn printed(&self) -> syn::Result<String> {
+        let mut printed = std::mem::take(&mut self.lock().printed);
+        printed.sort_by_key(|(position, _)| *position);
+        let mut out = String::new();
+        for (_, text) in printed {
+            out.push_str(&text?);
+        }
+        Ok(out)
+    }
+}
+
+/// Parses and prints whole items from their tokens.
+pub(super) fn unparse(pieces: Vec<TokenStream>) -> syn::Result<String> {
+    let file: syn::File = syn::parse2(pieces.into_iter().collect())?;
+    Ok(prettyplease::unparse(&file))
+}
