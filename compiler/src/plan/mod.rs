@@ -286,6 +286,19 @@ impl Plan {
             self.add_provenance(id, &provenance);
             return id;
         }
+        self.push_new(kind, schema, provenance, salt, shape, key)
+    }
+
+    /// Adds a node known to be new (hashes given), indexed by `key`.
+    fn push_new(
+        &mut self,
+        kind: NodeKind,
+        schema: Schema,
+        provenance: Vec<Span>,
+        salt: u32,
+        shape: u64,
+        key: u64,
+    ) -> NodeId {
         self.push_indexed(
             Node {
                 kind,
@@ -501,16 +514,7 @@ pub(crate) fn keep(new: &mut Plan, node: Node) -> NodeId {
         // Nondeterministic: stays a node of its own.
         let shape = shape_hash(&mut kind, &schema, salt);
         let key = key_hash(shape, &kind);
-        return new.push_indexed(
-            Node {
-                kind,
-                schema,
-                provenance,
-                salt,
-                shape,
-            },
-            key,
-        );
+        return new.push_new(kind, schema, provenance, salt, shape, key);
     }
     new.intern_owned(kind, schema, provenance)
 }
