@@ -175,22 +175,21 @@ impl Gen<'_> {
         // A key with strings or bytes is looked up by a borrowed view of
         // the row's columns; the owned key is built for a new group only.
         let lookup = if group.iter().any(|&c| !is_copy(&input[c].ty)) {
-            let views = group.iter().map(|&c| {
-                let col = col_ident(c);
-                if is_copy(&input[c].ty) {
-                    key_value(input, c)
-                } else {
-                    quote!(row.#col.as_deref())
-                }
-            });
-            let checks = group.iter().enumerate().map(|(i, &c)| {
-                let i = Literal::usize_unsuffixed(i);
-                if is_copy(&input[c].ty) {
-                    quote!(k.#i == view.#i)
-                } else {
-                    quote!(k.#i.as_deref() == view.#i)
-                }
-            });
+            let (views, checks): (Vec<_>, Vec<_>) = group
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    let (col, i) = (col_ident(c), Literal::usize_unsuffixed(i));
+                    if is_copy(&input[c].ty) {
+                        (key_value(input, c), quote!(k.#i == view.#i))
+                    } else {
+                        (
+                            quote!(row.#col.as_deref()),
+                            quote!(k.#i.as_deref() == view.#i),
+                        )
+                    }
+                })
+                .unzip();
             quote! {
                 let view = (#(#views,)*);
                 let hash = rt::ops::group_map::hash(&view);

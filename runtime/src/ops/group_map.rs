@@ -116,39 +116,26 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
     /// `Vec<u8>`, `Option<&T>` as `Option<T>`) hashes as the tuple of them.
     #[inline(always)]
     pub fn get_mut_by(&mut self, hash: u64, is_key: impl Fn(&K) -> bool) -> Option<&mut V> {
-        if self.len == 0 {
-            return None;
-        }
-        match self.probe_by(hash, is_key) {
-            Probe::Found(i) => self.slots[i].as_mut().map(|(_, v)| v),
-            Probe::Vacant(_) => None,
-        }
+        let i = self.find_by(hash, is_key)?;
+        Some(self.value_at(i))
     }
 
     /// The value of `key`, if it is in the map.
     #[inline(always)]
     pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
-        if self.len == 0 {
-            return None;
-        }
-        match self.probe(key) {
-            Probe::Found(i) => self.slots[i].as_mut().map(|(_, v)| v),
-            Probe::Vacant(_) => None,
-        }
+        self.get_mut_by(hash(key), |k| k == key)
     }
 
     /// The entry of `key`, making room for it first if it is new.
     pub fn entry(&mut self, key: K) -> Entry<'_, K, V> {
         if (self.len + 1) * 8 > self.slots.len() * 7 {
-            if let Some(i) = self.find(&key) {
-                return Entry::Occupied(self.slots[i].as_mut().map(|(_, v)| v).expect("full slot"));
+            if let Some(i) = self.find_by(hash(&key), |k| *k == key) {
+                return Entry::Occupied(self.value_at(i));
             }
             self.reserve(1);
         }
         match self.probe(&key) {
-            Probe::Found(i) => {
-                Entry::Occupied(self.slots[i].as_mut().map(|(_, v)| v).expect("full slot"))
-            }
+            Probe::Found(i) => Entry::Occupied(self.value_at(i)),
             Probe::Vacant(i) => Entry::Vacant(VacantEntry {
                 slot: &mut self.slots[i],
                 len: &mut self.len,
@@ -157,14 +144,22 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
         }
     }
 
-    fn find(&self, key: &K) -> Option<usize> {
+    /// The slot of the key `is_key` accepts, if it is in the map.
+    #[inline(always)]
+    fn find_by(&self, hash: u64, is_key: impl Fn(&K) -> bool) -> Option<usize> {
         if self.len == 0 {
             return None;
         }
-        match self.probe(key) {
+        match self.probe_by(hash, is_key) {
             Probe::Found(i) => Some(i),
             Probe::Vacant(_) => None,
         }
+    }
+
+    /// The value in full slot `i`.
+    #[inline(always)]
+    fn value_at(&mut self, i: usize) -> &mut V {
+        &mut self.slots[i].as_mut().expect("a found slot is full").1
     }
 
     /// Inserts `key` with `value` (replacing an existing value).

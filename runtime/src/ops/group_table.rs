@@ -84,9 +84,9 @@ impl<K: Hash + Eq, A, R: Spill> GroupTable<K, A, R> {
     }
 
     /// [`GroupTable::group`] by a borrowed view of the key: `hash` is the
-    /// key's hash ([`group_map::hash`](super::group_map::hash) of the view), `is_key` recognizes the
-    /// key, and `key` builds the owned key for a new group only (rows of
-    /// existing groups clone no strings).
+    /// key's hash ([`group_map::hash`](super::group_map::hash) of the
+    /// view), `is_key` recognizes the key, and `key` builds the owned key
+    /// for a new group only (rows of existing groups clone no strings).
     #[inline]
     pub fn group_by(
         &mut self,

@@ -287,7 +287,7 @@ mod tests {
 
     #[test]
     fn probes_give_each_keys_rows_in_insertion_order_across_merges() {
-        // Keys with chains of 1 to 5 rows, interleaved, split over two
+        // Keys with chains of 1 to 3 rows, interleaved, split over two
         // partial tables: every probe stops at its chain's last row.
         let (mut a, mut b) = (JoinTable::new(), JoinTable::new());
         let mut want: Vec<Vec<i64>> = vec![Vec::new(); 5];
