@@ -10,7 +10,7 @@ use super::rows::{is_copy, key_value, key_value_type};
 use super::{col_ident, doc, lit_str, row_ident, Gen, GenResult, StateParts};
 use crate::functions::AggregateFunction;
 use crate::ir::{AggregateCall, Field};
-use crate::plan::{NodeId, NodeKind};
+use crate::plan::{never_null, NodeId, NodeKind};
 use crate::types::{DataType, TypeKind};
 
 impl Gen<'_> {
@@ -30,12 +30,20 @@ impl Gen<'_> {
         let mut acc_fields = Vec::new();
         let mut acc_inits = Vec::new();
         let mut acc_merges = Vec::new();
-        let states = shared_states(aggregates, input_schema);
+        let states = shared_states(aggregates, input_schema, &never_null(self.plan, input));
         for (j, call) in aggregates.iter().enumerate() {
             let (ty, init) = match states[j] {
                 AccState::Own => self.accumulator(call, input_schema)?,
                 AccState::SumAvg => (
                     quote!(rt::ops::aggregate::SumAvgFloat),
+                    quote!(Default::default()),
+                ),
+                AccState::SumRows { .. } => (
+                    quote!(rt::ops::aggregate::SumFloatRows),
+                    quote!(Default::default()),
+                ),
+                AccState::Range => (
+                    quote!(rt::ops::aggregate::TimestampRange),
                     quote!(Default::default()),
                 ),
                 // Held by an earlier call's accumulator.
@@ -103,27 +111,32 @@ impl Gen<'_> {
                     _ => quote!(#col: key.#idx.clone()),
                 }
             });
-        let states = shared_states(aggregates, input_schema);
+        let states = shared_states(aggregates, input_schema, &never_null(self.plan, input));
         let results = aggregates
             .iter()
             .enumerate()
             .filter(|&(j, _)| self.is_live(n, group.len() + j))
             .map(|(j, call)| {
                 let col = col_ident(group.len() + j);
-                let v = match states[j] {
+                let owner = match states[j] {
+                    AccState::In(k) => k,
+                    _ => j,
+                };
+                let x = format_ident!("x{}", owner);
+                let result = match call.function {
+                    AggregateFunction::Sum => quote!(sum),
+                    AggregateFunction::Avg => quote!(avg),
+                    AggregateFunction::Min => quote!(min),
+                    _ => quote!(max),
+                };
+                let v = match states[owner] {
                     AccState::Own => self.accumulator_result(j, call, input_schema)?,
-                    AccState::SumAvg | AccState::In(_) => {
-                        let owner = match states[j] {
-                            AccState::In(k) => k,
-                            _ => j,
-                        };
-                        let x = format_ident!("x{}", owner);
-                        if call.function == AggregateFunction::Sum {
-                            quote!(acc.#x.sum())
-                        } else {
-                            quote!(acc.#x.avg())
-                        }
+                    AccState::SumAvg | AccState::Range => quote!(acc.#x.#result()),
+                    AccState::SumRows { rows } => {
+                        let rows = format_ident!("x{}", rows);
+                        quote!(acc.#x.#result(acc.#rows.result()))
                     }
+                    AccState::In(_) => unreachable!("an owner holds its own state"),
                 };
                 Ok(quote!(#col: #v))
             })
@@ -233,13 +246,14 @@ impl Gen<'_> {
         else {
             return Err("internal: not an aggregate".to_string());
         };
+        let in_row = row_ident(*input);
+        let states = shared_states(
+            aggregates,
+            &self.plan.node(*input).schema,
+            &never_null(self.plan, *input),
+        );
         let input = &self.plan.node(*input).schema;
         let acc = format_ident!("A{}", n.0);
-        let in_row = row_ident(match self.plan.node(n).kind {
-            NodeKind::Aggregate { input, .. } => input,
-            _ => unreachable!("matched above"),
-        });
-        let states = shared_states(aggregates, input);
         let updates = aggregates
             .iter()
             .enumerate()
@@ -540,36 +554,77 @@ enum AccState {
     /// In its own `SumAvgFloat`, shared with a later SUM or AVG of the same
     /// argument.
     SumAvg,
-    /// In the `SumAvgFloat` of call `k`.
+    /// A SUM or AVG of a DOUBLE that is never NULL here, in its own
+    /// `SumFloatRows` (shared with a later AVG or SUM of the same argument),
+    /// whose count is that of the COUNT(*) of call `rows`.
+    SumRows { rows: usize },
+    /// A MIN or MAX of a timestamp in its own `TimestampRange`, shared with
+    /// a later MAX or MIN of the same argument.
+    Range,
+    /// In the state of call `k`.
     In(usize),
 }
 
-/// SUM and AVG of the same DOUBLE argument (same FILTER, not DISTINCT) share
-/// one sum-and-count state: the group entry shrinks by 16 bytes, and each row
-/// adds once.
-fn shared_states(aggregates: &[AggregateCall], input: &[Field]) -> Vec<AccState> {
-    let shareable = |c: &AggregateCall| {
+/// Calls that share state, so that a group's entry stays small and each row
+/// updates less:
+/// - SUM and AVG of the same DOUBLE argument (same FILTER, not DISTINCT)
+///   share one sum-and-count (16 bytes, not 32);
+/// - when that argument is never NULL below the aggregate (`never_null`,
+///   from the filters) and the calls have no FILTER, the count is the
+///   group's rows, which a plain COUNT(*) already counts: the state is the
+///   sum alone (8 bytes);
+/// - MIN and MAX of the same timestamp share one packed range (24 bytes, not
+///   32).
+fn shared_states(
+    aggregates: &[AggregateCall],
+    input: &[Field],
+    never_null: &[bool],
+) -> Vec<AccState> {
+    let plain = |c: &AggregateCall| !c.distinct && c.args.len() == 1;
+    let sum_avg = |c: &AggregateCall| {
         matches!(c.function, AggregateFunction::Sum | AggregateFunction::Avg)
-            && !c.distinct
-            && c.args.len() == 1
+            && plain(c)
             && matches!(input[c.args[0]].ty.kind, TypeKind::Double)
     };
+    let min_max = |c: &AggregateCall| {
+        matches!(c.function, AggregateFunction::Min | AggregateFunction::Max)
+            && plain(c)
+            && matches!(
+                input[c.args[0]].ty.kind,
+                TypeKind::Timestamp(_) | TypeKind::TimestampLtz(_)
+            )
+    };
+    let count_rows = aggregates.iter().position(|c| {
+        c.function == AggregateFunction::Count
+            && c.args.is_empty()
+            && !c.distinct
+            && c.filter.is_none()
+    });
     let mut states = vec![AccState::Own; aggregates.len()];
     for (j, call) in aggregates.iter().enumerate() {
-        if !shareable(call) || states[j] != AccState::Own {
+        let pairs = sum_avg(call) || min_max(call);
+        if !pairs || states[j] != AccState::Own {
             continue;
         }
-        // The first partner of the other function; any further SUM or AVG
-        // of the same argument keeps its own state.
+        // The first partner of the other function; any further call of
+        // the same function and argument keeps its own state.
         let partner = aggregates.iter().enumerate().skip(j + 1).find(|(k, c)| {
             states[*k] == AccState::Own
-                && shareable(c)
                 && c.function != call.function
+                && (sum_avg(c) || min_max(c))
+                && sum_avg(c) == sum_avg(call)
                 && c.args == call.args
                 && c.filter == call.filter
         });
+        let rows = count_rows
+            .filter(|_| sum_avg(call) && call.filter.is_none() && never_null[call.args[0]]);
+        states[j] = match (rows, partner) {
+            (Some(rows), _) => AccState::SumRows { rows },
+            (None, None) => continue,
+            (None, Some(_)) if sum_avg(call) => AccState::SumAvg,
+            (None, Some(_)) => AccState::Range,
+        };
         if let Some((k, _)) = partner {
-            states[j] = AccState::SumAvg;
             states[k] = AccState::In(j);
         }
     }

@@ -14,6 +14,7 @@ pub(crate) mod cost;
 pub(crate) mod explain;
 mod join_order;
 mod lower;
+mod never_null;
 mod normalize;
 pub(crate) mod passes;
 mod reshare;
@@ -33,6 +34,7 @@ use crate::ir::{
 };
 
 pub(crate) use lower::lower;
+pub(crate) use never_null::never_null;
 
 /// A plan node's id, printed `#3` as explain prints it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

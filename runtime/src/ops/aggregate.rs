@@ -17,6 +17,7 @@
 
 use crate::util::{fast_set, FastSet};
 use crate::value::decimal::{self, Decimal, DecimalType};
+use crate::value::temporal::Timestamp;
 use std::borrow::Borrow;
 use std::hash::Hash;
 
@@ -239,6 +240,84 @@ impl SumAvgFloat {
     /// AVG's result.
     pub fn avg(&self) -> Option<f64> {
         (self.count > 0).then(|| (self.sum + 0.0) / self.count as f64)
+    }
+}
+
+/// SUM and AVG of a DOUBLE that is never NULL where it is aggregated (the
+/// compiler proves it from the filters below, e.g. `WHERE price > 0`), with
+/// no FILTER: the rows counted are the group's rows, which the group's
+/// `COUNT(*)` already counts, so the state is the sum alone (8 bytes, against
+/// [`SumAvgFloat`]'s 16). Results take that count. The sum starts at `-0.0`,
+/// the identity of IEEE addition, so its first value is kept as is, as
+/// [`SumAvgFloat`] keeps it: the results are bit-identical to its.
+#[derive(Clone, Copy, Debug)]
+pub struct SumFloatRows(f64);
+
+impl Default for SumFloatRows {
+    fn default() -> Self {
+        SumFloatRows(-0.0)
+    }
+}
+
+impl SumFloatRows {
+    #[inline]
+    pub fn add(&mut self, v: Option<f64>) {
+        debug_assert!(v.is_some(), "a NULL where the compiler proved none");
+        if let Some(v) = v {
+            self.0 += v;
+        }
+    }
+    pub fn merge(&mut self, o: Self) {
+        self.0 += o.0;
+    }
+    /// SUM's result, `rows` being the group's `COUNT(*)`.
+    pub fn sum(&self, rows: i64) -> Option<f64> {
+        (rows > 0).then_some(self.0)
+    }
+    /// AVG's result, `rows` being the group's `COUNT(*)`.
+    pub fn avg(&self, rows: i64) -> Option<f64> {
+        (rows > 0).then(|| (self.0 + 0.0) / rows as f64)
+    }
+}
+
+/// MIN and MAX of the same TIMESTAMP column in 24 bytes, where a
+/// `MinMax<Timestamp, _>` each take 16 (`first_order`, `last_order`): the two
+/// milliseconds, then the two sub-millisecond parts (`0` for no value yet).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TimestampRange {
+    min_millis: i64,
+    max_millis: i64,
+    min_sub: u32,
+    max_sub: u32,
+}
+
+impl TimestampRange {
+    #[inline]
+    pub fn add(&mut self, v: Option<Timestamp>) {
+        if let Some(v) = v {
+            let (millis, sub) = v.packed();
+            if self.min_sub == 0 {
+                (self.min_millis, self.min_sub) = (millis, sub);
+                (self.max_millis, self.max_sub) = (millis, sub);
+                return;
+            }
+            if (millis, sub) < (self.min_millis, self.min_sub) {
+                (self.min_millis, self.min_sub) = (millis, sub);
+            }
+            if (millis, sub) > (self.max_millis, self.max_sub) {
+                (self.max_millis, self.max_sub) = (millis, sub);
+            }
+        }
+    }
+    pub fn merge(&mut self, o: Self) {
+        self.add(o.min());
+        self.add(o.max());
+    }
+    pub fn min(&self) -> Option<Timestamp> {
+        Timestamp::unpacked(self.min_millis, self.min_sub)
+    }
+    pub fn max(&self) -> Option<Timestamp> {
+        Timestamp::unpacked(self.max_millis, self.max_sub)
     }
 }
 
@@ -548,6 +627,86 @@ mod tests {
             d.result(", ").as_deref(),
             Some("b, a, a long value beyond the inline size, c")
         );
+    }
+
+    /// The sum that takes its count from COUNT(*) gives bit-identical
+    /// results to [`SumAvgFloat`] for inputs without NULLs (all it is used
+    /// for), zero signs and merges included, and NULL for no rows.
+    #[test]
+    fn sum_float_rows_matches_sum_avg_float() {
+        let inputs: &[&[f64]] = &[
+            &[],
+            &[-0.0],
+            &[-0.0, -0.0],
+            &[-0.0, 0.0],
+            &[0.0, -0.0],
+            &[1.5, -1.5],
+            &[-1.5, 1.5, -0.0],
+            &[0.1, 0.2, 0.3, 1e300, 1e300],
+            &[f64::NAN, 2.0],
+        ];
+        for values in inputs {
+            for split in 0..=values.len() {
+                let (mut shared, mut rest) = (SumAvgFloat::default(), SumAvgFloat::default());
+                let (mut rows, mut rows_rest) = (SumFloatRows::default(), SumFloatRows::default());
+                for (i, &v) in values.iter().enumerate() {
+                    if i < split {
+                        shared.add(Some(v));
+                        rows.add(Some(v));
+                    } else {
+                        rest.add(Some(v));
+                        rows_rest.add(Some(v));
+                    }
+                }
+                shared.merge(rest);
+                rows.merge(rows_rest);
+                let n = values.len() as i64;
+                let bits = |v: Option<f64>| v.map(f64::to_bits);
+                assert_eq!(
+                    bits(rows.sum(n)),
+                    bits(shared.sum()),
+                    "{values:?} at {split}"
+                );
+                assert_eq!(
+                    bits(rows.avg(n)),
+                    bits(shared.avg()),
+                    "{values:?} at {split}"
+                );
+            }
+        }
+    }
+
+    /// MIN and MAX of timestamps in one packed state agree with two
+    /// `MinMax`es, sub-millisecond parts, NULLs and merges included.
+    #[test]
+    fn timestamp_range_matches_min_and_max() {
+        let ts = |millis: i64, nanos: u32| Some(Timestamp::new(millis, nanos));
+        let inputs: &[&[Option<Timestamp>]] = &[
+            &[],
+            &[None],
+            &[ts(5, 0)],
+            &[ts(5, 7), None, ts(5, 3), ts(-2, 999_999)],
+            &[ts(0, 0), ts(0, 1), ts(-1, 0), ts(i64::MAX, 999_999)],
+            &[None, ts(i64::MIN, 0), None],
+        ];
+        for values in inputs {
+            for split in 0..=values.len() {
+                let (mut min, mut max) = (MinMax::<Timestamp, false>::min(), MinMax::max());
+                let (mut range, mut rest) = (TimestampRange::default(), TimestampRange::default());
+                for (i, &v) in values.iter().enumerate() {
+                    min.add(v);
+                    max.add(v);
+                    if i < split {
+                        range.add(v);
+                    } else {
+                        rest.add(v);
+                    }
+                }
+                range.merge(rest);
+                assert_eq!(range.min(), min.result().copied(), "{values:?} at {split}");
+                assert_eq!(range.max(), max.result().copied(), "{values:?} at {split}");
+            }
+        }
     }
 
     /// The shared SUM+AVG state gives bit-identical results to a separate

@@ -48,6 +48,21 @@ impl Timestamp {
     }
 }
 
+impl Timestamp {
+    /// The milliseconds and the never-zero sub-millisecond part, for
+    /// accumulators that pack several timestamps (ordered as the value).
+    #[inline]
+    pub(crate) fn packed(self) -> (i64, u32) {
+        (self.millis, self.sub_milli.get())
+    }
+
+    /// The value of [`Timestamp::packed`]'s parts; `None` for a zero part.
+    #[inline]
+    pub(crate) fn unpacked(millis: i64, sub: u32) -> Option<Timestamp> {
+        NonZeroU32::new(sub).map(|sub_milli| Timestamp { millis, sub_milli })
+    }
+}
+
 impl Default for Timestamp {
     fn default() -> Self {
         Timestamp::new(0, 0)
