@@ -14,138 +14,21 @@
 //! The map never removes a key. Like `std`'s, it grows (doubling,
 //! rehashing every key) when more than 7/8 of its slots would be full: the
 //! table's size decides whether it stays in the cache, and the same map at
-//! most half full (twice the slots) was no faster than `std`'s.
-//!
-//! Keys are hashed by [`GroupHasher`]: foldhash over every write but the
-//! last integer, which is added to that and the sum multiplied by 2^64/φ
-//! (Fibonacci hashing); a key's slot is the product's top bits. Group keys
-//! are often one integer column of dense ids (users, products, orders):
-//! there the product spreads consecutive keys evenly over the slots, and
-//! finding a key reads about one slot, where a random hash at 100k keys in
-//! 131,072 slots read 2.6 adjacent slots on average (a new key reads more,
-//! once per group). Other keys hash as foldhash does. Iteration is in slot
+//! most half full (twice the slots) was no faster than `std`'s. At 100k keys
+//! in 131,072 slots, finding an existing key reads 2.6 adjacent slots on
+//! average; a new key reads more, once per group. Iteration is in slot
 //! order, which depends only on the keys (a fixed-seed hash), the capacity
 //! and the order of insertion.
 
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::{BuildHasher, Hash};
+
+use crate::util::FastState;
 
 /// The hash of a key in a [`GroupMap`], or of a view of it that hashes
 /// alike (see [`GroupMap::get_mut_by`]).
 #[inline(always)]
 pub fn hash<Q: Hash + ?Sized>(key: &Q) -> u64 {
-    let mut h = GroupHasher {
-        inner: foldhash::fast::FixedState::default().build_hasher(),
-        last: None,
-    };
-    key.hash(&mut h);
-    h.finish()
-}
-
-/// A bijective mix of all of a hash's bits into its top bits (MurmurHash3's
-/// 64-bit finalizer), for a map whose keys the product spreads badly.
-#[inline(always)]
-fn mix(mut h: u64) -> u64 {
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
-    h ^ (h >> 33)
-}
-
-/// 2^64 divided by the golden ratio, odd: Fibonacci hashing's multiplier.
-const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// The hasher of [`hash`]: every write goes to foldhash except the last
-/// integer, held back and added to foldhash's result before the product
-/// with [`FIBONACCI`]. For a key of one integer (`Option<i32>`'s
-/// discriminant, then the value) the hash is `(c + x) * FIBONACCI`, whose
-/// top bits spread consecutive `x` evenly; any other key ends in a
-/// foldhash value of everything before its last integer (a string's
-/// bytes, the other columns), which the product keeps well mixed.
-pub struct GroupHasher {
-    inner: foldhash::fast::FoldHasher<'static>,
-    last: Option<u64>,
-}
-
-impl GroupHasher {
-    #[inline(always)]
-    fn hold(&mut self, x: u64) {
-        if let Some(earlier) = self.last.replace(x) {
-            self.inner.write_u64(earlier);
-        }
-    }
-
-    #[inline(always)]
-    fn flush(&mut self) {
-        if let Some(earlier) = self.last.take() {
-            self.inner.write_u64(earlier);
-        }
-    }
-}
-
-impl Hasher for GroupHasher {
-    #[inline(always)]
-    fn finish(&self) -> u64 {
-        self.inner
-            .finish()
-            .wrapping_add(self.last.unwrap_or(0))
-            .wrapping_mul(FIBONACCI)
-    }
-    #[inline(always)]
-    fn write(&mut self, bytes: &[u8]) {
-        self.flush();
-        self.inner.write(bytes);
-    }
-    #[inline(always)]
-    fn write_u8(&mut self, x: u8) {
-        self.hold(x as u64);
-    }
-    #[inline(always)]
-    fn write_u16(&mut self, x: u16) {
-        self.hold(x as u64);
-    }
-    #[inline(always)]
-    fn write_u32(&mut self, x: u32) {
-        self.hold(x as u64);
-    }
-    #[inline(always)]
-    fn write_u64(&mut self, x: u64) {
-        self.hold(x);
-    }
-    #[inline(always)]
-    fn write_usize(&mut self, x: usize) {
-        self.hold(x as u64);
-    }
-    #[inline(always)]
-    fn write_i8(&mut self, x: i8) {
-        self.hold(x as i64 as u64);
-    }
-    #[inline(always)]
-    fn write_i16(&mut self, x: i16) {
-        self.hold(x as i64 as u64);
-    }
-    #[inline(always)]
-    fn write_i32(&mut self, x: i32) {
-        self.hold(x as i64 as u64);
-    }
-    #[inline(always)]
-    fn write_i64(&mut self, x: i64) {
-        self.hold(x as u64);
-    }
-    #[inline(always)]
-    fn write_isize(&mut self, x: isize) {
-        self.hold(x as i64 as u64);
-    }
-    #[inline(always)]
-    fn write_u128(&mut self, x: u128) {
-        self.flush();
-        self.inner.write_u128(x);
-    }
-    #[inline(always)]
-    fn write_i128(&mut self, x: i128) {
-        self.flush();
-        self.inner.write_i128(x);
-    }
+    FastState::default().hash_one(key)
 }
 
 /// Key → value in open-addressed slots (see the module documentation).
@@ -153,16 +36,6 @@ pub struct GroupMap<K, V> {
     /// A power of two slots, or none before the first insert.
     slots: Box<[Option<(K, V)>]>,
     len: usize,
-    /// 64 minus log2 of the slot count: a hash's top bits are its slot.
-    shift: u32,
-    /// The hashes are mixed further before their top bits are taken: set
-    /// for good when the keys read more slots than a random hash would
-    /// (integer keys in a stride the product spreads badly, say multiples
-    /// of 65,536; see `spread_badly`).
-    mixed: bool,
-    /// The slots read to find every key once: each key's distance from
-    /// its first slot, plus one.
-    read: usize,
 }
 
 impl<K, V> Default for GroupMap<K, V> {
@@ -170,9 +43,6 @@ impl<K, V> Default for GroupMap<K, V> {
         GroupMap {
             slots: Box::new([]),
             len: 0,
-            shift: 64,
-            mixed: false,
-            read: 0,
         }
     }
 }
@@ -216,14 +86,19 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
         self.len == 0
     }
 
+    /// The slot of `key`, or the first empty one of its probe sequence.
+    #[inline(always)]
+    fn probe(&self, key: &K) -> Probe {
+        self.probe_by(hash(key), |k| k == key)
+    }
+
     /// The slot of the key with hash `hash` that `is_key` accepts, or the
     /// first empty one of its probe sequence. There is one: at most 7/8 of
     /// the slots are full.
     #[inline(always)]
     fn probe_by(&self, hash: u64, is_key: impl Fn(&K) -> bool) -> Probe {
-        debug_assert!(!self.slots.is_empty(), "a probe of a map without slots");
         let mask = self.slots.len() - 1;
-        let mut i = self.home(hash);
+        let mut i = hash as usize & mask;
         loop {
             match &self.slots[i] {
                 None => return Probe::Vacant(i),
@@ -253,26 +128,19 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
 
     /// The entry of `key`, making room for it first if it is new.
     pub fn entry(&mut self, key: K) -> Entry<'_, K, V> {
-        let h = hash(&key);
         if (self.len + 1) * 8 > self.slots.len() * 7 {
-            if let Some(i) = self.find_by(h, |k| *k == key) {
+            if let Some(i) = self.find_by(hash(&key), |k| *k == key) {
                 return Entry::Occupied(self.value_at(i));
             }
             self.reserve(1);
-        } else if self.len % 1024 == 0 && self.spread_badly() {
-            self.remix();
         }
-        match self.probe_by(h, |k| *k == key) {
+        match self.probe(&key) {
             Probe::Found(i) => Entry::Occupied(self.value_at(i)),
-            Probe::Vacant(i) => {
-                let mask = self.slots.len() - 1;
-                self.read += (i.wrapping_sub(self.home(h)) & mask) + 1;
-                Entry::Vacant(VacantEntry {
-                    slot: &mut self.slots[i],
-                    len: &mut self.len,
-                    key,
-                })
-            }
+            Probe::Vacant(i) => Entry::Vacant(VacantEntry {
+                slot: &mut self.slots[i],
+                len: &mut self.len,
+                key,
+            }),
         }
     }
 
@@ -312,13 +180,6 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
         }
     }
 
-    /// The first slot of a key's probe sequence.
-    #[inline(always)]
-    fn home(&self, hash: u64) -> usize {
-        let hash = if self.mixed { mix(hash) } else { hash };
-        (hash >> self.shift) as usize
-    }
-
     /// Makes room for `more` keys beyond those in the map.
     pub fn reserve(&mut self, more: usize) {
         let want = ((self.len + more).saturating_mul(8) / 7 + 1)
@@ -328,55 +189,12 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
             return;
         }
         let old = std::mem::replace(&mut self.slots, (0..want).map(|_| None).collect());
-        self.shift = 64 - want.trailing_zeros();
-        self.read = self.place(old);
-        if self.spread_badly() {
-            self.remix();
-        }
-    }
-
-    /// Whether the keys read more than a tenth more slots than a random
-    /// hash would read on average to find a key at this load (linear
-    /// probing: (1 + 1 / (1 - load)) / 2). Judged from a thousand keys on
-    /// (small tables stay in the cache anyway), after each growth and each
-    /// thousand new keys: a stride the product spreads badly can look fine
-    /// while few keys are in (TPC-H's order keys, 8 of every 32 numbers,
-    /// read 2.5 slots at 150k keys in 262,144 slots, a random hash 1.7).
-    fn spread_badly(&self) -> bool {
-        if self.mixed || self.len < 1024 {
-            return false;
-        }
-        let load = self.len as f64 / self.slots.len() as f64;
-        let random = self.len as f64 * (1.0 + 1.0 / (1.0 - load)) / 2.0;
-        self.read as f64 > 1.1 * random
-    }
-
-    /// Mixes the hashes further from now on, and places the keys again.
-    #[cold]
-    fn remix(&mut self) {
-        self.mixed = true;
-        let n = self.slots.len();
-        let old = std::mem::replace(&mut self.slots, (0..n).map(|_| None).collect());
-        self.read = self.place(old);
-    }
-
-    /// Puts `entries` into the (larger, empty enough) slots; returns the
-    /// slots read to place them, which is what finding them reads.
-    fn place(&mut self, entries: Box<[Option<(K, V)>]>) -> usize {
-        let mask = self.slots.len() - 1;
-        let mut read = 0;
-        for (k, v) in entries.into_vec().into_iter().flatten() {
-            let h = hash(&k);
-            let home = self.home(h);
-            match self.probe_by(h, |_| false) {
-                Probe::Vacant(i) => {
-                    read += ((i.wrapping_sub(home)) & mask) + 1;
-                    self.slots[i] = Some((k, v));
-                }
-                Probe::Found(_) => unreachable!("no key is accepted"),
+        for (k, v) in old.into_vec().into_iter().flatten() {
+            match self.probe(&k) {
+                Probe::Vacant(i) => self.slots[i] = Some((k, v)),
+                Probe::Found(_) => unreachable!("a key twice in a group map"),
             }
         }
-        read
     }
 
     /// Every key and value, in slot order.
@@ -457,64 +275,6 @@ mod tests {
         assert!(m
             .get_mut_by(h, |k| k.0.as_deref() == absent.0 && k.1.is_none())
             .is_none());
-    }
-
-    /// Slots read on average to find each key of `keys` in a map of them.
-    fn slots_read<K: Hash + Eq + Clone>(keys: impl Iterator<Item = K>) -> f64 {
-        let mut m: GroupMap<K, ()> = GroupMap::default();
-        let keys: Vec<K> = keys.collect();
-        for k in &keys {
-            m.insert(k.clone(), ());
-        }
-        let mask = m.slots.len() - 1;
-        let read: usize = keys
-            .iter()
-            .map(|k| {
-                let home = m.home(hash(k));
-                match m.probe_by(hash(k), |x| x == k) {
-                    Probe::Found(i) => ((i + m.slots.len() - home) & mask) + 1,
-                    Probe::Vacant(_) => panic!("a key went missing"),
-                }
-            })
-            .sum();
-        read as f64 / keys.len() as f64
-    }
-
-    /// Dense integer ids (one key column) land about one per slot; strided
-    /// ids (some spread badly by the product alone: multiples of 65,536),
-    /// negative ones and keys of several columns read no more slots than a
-    /// random hash's 2.6 at this load (100k keys in 131,072 slots).
-    #[test]
-    fn dense_integer_keys_read_about_one_slot() {
-        let dense = slots_read((1..=100_000).map(|i| (Some(i),)));
-        assert!(dense < 1.1, "{dense}");
-        let negative = slots_read((-50_000..50_000i64).map(|i| (Some(i),)));
-        assert!(negative < 1.1, "{negative}");
-        for stride in [
-            2i64,
-            3,
-            7,
-            64,
-            1000,
-            1 << 12,
-            86_400,
-            1 << 16,
-            1 << 20,
-            1 << 32,
-            86_400_000,
-            1 << 40,
-        ] {
-            let strided = slots_read((0..100_000i64).map(|i| (Some(i * stride),)));
-            assert!(strided < 2.8, "stride {stride}: {strided}");
-        }
-        // TPC-H's order keys, 8 of every 32 numbers: 150k keys in 262,144
-        // slots read 2.5 slots by the product alone, a random hash 1.7.
-        let orders = slots_read((0..150_000i64).map(|i| (Some(i / 8 * 32 + i % 8 + 1),)));
-        assert!(orders < 1.9, "{orders}");
-        let pairs = slots_read((0..100_000).map(|i| (Some(i / 24), Some(i % 24))));
-        assert!(pairs < 2.8, "{pairs}");
-        let texts = slots_read((0..100_000).map(|i| (Some(format!("user_{i:06}")),)));
-        assert!(texts < 2.8, "{texts}");
     }
 
     #[test]
