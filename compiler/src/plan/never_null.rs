@@ -125,34 +125,16 @@ mod tests {
 
     #[test]
     fn a_comparison_in_a_filter_leaves_its_column_never_null() {
-        let gt = binary(
-            BinaryOp::Gt,
-            col(0, TypeKind::Int),
-            int_lit(0),
-            TypeKind::Boolean,
-        );
-        let both = binary(
-            BinaryOp::And,
-            gt.clone(),
+        let positive = |c| {
             binary(
                 BinaryOp::Gt,
-                col(1, TypeKind::Int),
+                col(c, TypeKind::Int),
                 int_lit(0),
                 TypeKind::Boolean,
-            ),
-            TypeKind::Boolean,
-        );
-        let either = binary(
-            BinaryOp::Or,
-            gt,
-            binary(
-                BinaryOp::Gt,
-                col(1, TypeKind::Int),
-                int_lit(0),
-                TypeKind::Boolean,
-            ),
-            TypeKind::Boolean,
-        );
+            )
+        };
+        let both = binary(BinaryOp::And, positive(0), positive(1), TypeKind::Boolean);
+        let either = binary(BinaryOp::Or, positive(0), positive(1), TypeKind::Boolean);
         let mut cols = vec![false; 3];
         filtered(&mut cols, &both);
         assert_eq!(cols, [true, true, false]);
