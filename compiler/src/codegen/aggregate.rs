@@ -30,7 +30,7 @@ impl Gen<'_> {
         let mut acc_fields = Vec::new();
         let mut acc_inits = Vec::new();
         let mut acc_merges = Vec::new();
-        let states = shared_states(aggregates, input_schema, &never_null(self.plan, input));
+        let states = self.acc_states(aggregates, input);
         for (j, call) in aggregates.iter().enumerate() {
             let (ty, init) = match states[j] {
                 AccState::Own => self.accumulator(call, input_schema)?,
@@ -111,7 +111,7 @@ impl Gen<'_> {
                     _ => quote!(#col: key.#idx.clone()),
                 }
             });
-        let states = shared_states(aggregates, input_schema, &never_null(self.plan, input));
+        let states = self.acc_states(aggregates, input);
         let results = aggregates
             .iter()
             .enumerate()
@@ -247,11 +247,7 @@ impl Gen<'_> {
             return Err("internal: not an aggregate".to_string());
         };
         let in_row = row_ident(*input);
-        let states = shared_states(
-            aggregates,
-            &self.plan.node(*input).schema,
-            &never_null(self.plan, *input),
-        );
+        let states = self.acc_states(aggregates, *input);
         let input = &self.plan.node(*input).schema;
         let acc = format_ident!("A{}", n.0);
         let updates = aggregates
@@ -356,6 +352,12 @@ impl Gen<'_> {
                 }
             }
         })
+    }
+
+    /// Where each call of an aggregate over `input` keeps its state.
+    fn acc_states(&self, aggregates: &[AggregateCall], input: NodeId) -> Vec<AccState> {
+        let schema = &self.plan.node(input).schema;
+        shared_states(aggregates, schema, &never_null(self.plan, input))
     }
 
     /// The accumulator type of one aggregate call, and its initializer.
@@ -600,19 +602,19 @@ fn shared_states(
             && !c.distinct
             && c.filter.is_none()
     });
+    let pairs = |c: &AggregateCall| sum_avg(c) || min_max(c);
     let mut states = vec![AccState::Own; aggregates.len()];
     for (j, call) in aggregates.iter().enumerate() {
-        let pairs = sum_avg(call) || min_max(call);
-        if !pairs || states[j] != AccState::Own {
+        if !pairs(call) || states[j] != AccState::Own {
             continue;
         }
-        // The first partner of the other function; any further call of
-        // the same function and argument keeps its own state.
+        // The first partner of the other function (the argument's type
+        // keeps SUM/AVG and MIN/MAX apart); any further call of the same
+        // function and argument keeps its own state.
         let partner = aggregates.iter().enumerate().skip(j + 1).find(|(k, c)| {
             states[*k] == AccState::Own
+                && pairs(c)
                 && c.function != call.function
-                && (sum_avg(c) || min_max(c))
-                && sum_avg(c) == sum_avg(call)
                 && c.args == call.args
                 && c.filter == call.filter
         });
