@@ -181,14 +181,26 @@ impl Gen<'_> {
         })
     }
 
-    /// The task that replays a spooled join's probe rows once its build is complete.
-    pub(super) fn spool_replay_task(&self, n: NodeId) -> TokenStream {
+    /// The task that replays a spooled join's probe rows once its build is
+    /// complete: by every thread, each with its own operator state (folded
+    /// in afterwards, as after a scan), a spool of one chunk by one.
+    pub(super) fn spool_replay_task(&self, n: NodeId, pipeline: usize) -> TokenStream {
         let q = format_ident!("q{}", n.0);
         let probe = format_ident!("probe_{}", n.0);
         quote! {
             let empty = st.#q.emptied();
             let rows = std::mem::replace(&mut st.#q, empty);
-            rows.replay(|row| #probe(st, b, row))?;
+            let states = rows.replay_parallel(
+                ctx.threads,
+                |thread| State::new(ctx, staging, b, thread, #pipeline),
+                |st, row| {
+                    let st = st.as_mut().map_err(|e| rt::Error::new(e.message().to_string()))?;
+                    #probe(st, b, row)
+                },
+            )?;
+            for thread_state in states {
+                st.absorb(ctx, thread_state?)?;
+            }
         }
     }
 

@@ -652,7 +652,7 @@ impl Gen<'_> {
             (Task::PartitionedJoin(_), NodeKind::Join { .. }) => {
                 self.partitioned_join_task(n, index)?
             }
-            (Task::SpoolReplay(_), NodeKind::Join { .. }) => self.spool_replay_task(n),
+            (Task::SpoolReplay(_), NodeKind::Join { .. }) => self.spool_replay_task(n, index),
             _ => return Err("internal: task does not match its node".to_string()),
         };
         let (ctx, b, staging) = (

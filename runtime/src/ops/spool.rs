@@ -1,7 +1,8 @@
 //! Spools: rows that must wait (the probe rows of a join whose build side
 //! comes from the same pipeline), kept in memory up to a byte budget and
 //! written to temporary files beyond it, then replayed in order of arrival
-//! per thread.
+//! per thread, or by all threads at once in pieces (files, and chunks of
+//! about [`CHUNK`] bytes of the rows in memory).
 //!
 //! Spill files live in one folder per job run, `stmtc-spill-<pid>-<n>` in
 //! the system's temporary directory (or `STMTC_SPILL_DIR`). The folder is
@@ -347,16 +348,24 @@ fn remove_stale(base: &Path) {
 /// that buffer. Replay reads each row back.
 pub struct Spool<R> {
     buf: Vec<u8>,
+    /// Offsets in `buf` where a row starts a new chunk (after 0), about
+    /// [`CHUNK`] bytes apart: the pieces a parallel replay hands out.
+    marks: Vec<usize>,
     mem: Reservation,
     files: Vec<PathBuf>,
     dir: Arc<SpillDir>,
     _row: std::marker::PhantomData<fn(R) -> R>,
 }
 
+/// Bytes of spooled rows in memory that a parallel replay hands to a
+/// thread at a time.
+pub const CHUNK: usize = 1 << 20;
+
 impl<R: Spill> Spool<R> {
     pub fn new(pool: &Arc<MemoryPool>, dir: Arc<SpillDir>) -> Spool<R> {
         Spool {
             buf: Vec::new(),
+            marks: Vec::new(),
             mem: Reservation::new(pool),
             files: Vec::new(),
             dir,
@@ -366,6 +375,9 @@ impl<R: Spill> Spool<R> {
 
     pub fn push(&mut self, row: &R) -> Result<()> {
         let at = self.buf.len();
+        if at >= self.marks.last().copied().unwrap_or(0) + CHUNK {
+            self.marks.push(at);
+        }
         row.write(&mut self.buf);
         if !self.mem.grow((self.buf.len() - at) as u64) {
             self.spill()?;
@@ -377,6 +389,7 @@ impl<R: Spill> Spool<R> {
     fn spill(&mut self) -> Result<()> {
         self.files.push(self.dir.write_file(&self.buf)?);
         self.buf = Vec::new();
+        self.marks.clear();
         self.mem.reset();
         Ok(())
     }
@@ -387,7 +400,11 @@ impl<R: Spill> Spool<R> {
         self.mem.absorb(std::mem::take(&mut other.mem));
         if self.buf.is_empty() {
             self.buf = std::mem::take(&mut other.buf);
-        } else {
+            self.marks = std::mem::take(&mut other.marks);
+        } else if !other.buf.is_empty() {
+            let base = self.buf.len();
+            self.marks.push(base);
+            self.marks.extend(other.marks.iter().map(|m| m + base));
             self.buf.extend_from_slice(&other.buf);
         }
         Ok(())
@@ -397,6 +414,7 @@ impl<R: Spill> Spool<R> {
     pub fn emptied(&self) -> Spool<R> {
         Spool {
             buf: Vec::new(),
+            marks: Vec::new(),
             mem: self.mem.sibling(),
             files: Vec::new(),
             dir: Arc::clone(&self.dir),
@@ -407,27 +425,75 @@ impl<R: Spill> Spool<R> {
     /// Every row, spilled ones first, each spill file read whole (a file
     /// holds at most a budget's worth of rows) and removed once read.
     pub fn replay(self, mut f: impl FnMut(&R) -> Result<()>) -> Result<()> {
-        for path in &self.files {
-            let mut bytes = Vec::new();
-            std::fs::File::open(path)
-                .and_then(|mut file| file.read_to_end(&mut bytes))
-                .map_err(|e| Error::io(path, e))?;
-            let _ = std::fs::remove_file(path);
-            let mut input = bytes.as_slice();
-            while !input.is_empty() {
-                f(&R::read(&mut input)?)?;
-            }
-        }
-        let mut input = self.buf.as_slice();
-        while !input.is_empty() {
-            f(&R::read(&mut input)?)?;
+        for piece in self.pieces() {
+            piece.rows(&mut f)?;
         }
         Ok(())
+    }
+
+    /// Every row, by up to `threads` threads at once, each with its own
+    /// state from `init` (returned, one per thread, to be folded together):
+    /// the threads take the pieces (spill files, then chunks of the rows in
+    /// memory) in order, so rows keep their order within a piece and one
+    /// thread replays exactly as [`Spool::replay`] does. A spool of one
+    /// piece is replayed by one thread.
+    pub fn replay_parallel<S, I, F>(self, threads: usize, init: I, f: F) -> Result<Vec<S>>
+    where
+        S: Send,
+        I: Fn(usize) -> S + Sync,
+        F: Fn(&mut S, &R) -> Result<()> + Sync,
+    {
+        let pieces = self.pieces();
+        super::parallel::for_each_parallel(&pieces, threads, init, |st, _, piece| {
+            piece.rows(&mut |row| f(st, row))
+        })
+    }
+
+    /// The spill files, then the in-memory rows cut at the chunk marks.
+    fn pieces(&self) -> Vec<Piece<'_>> {
+        let mut pieces: Vec<Piece<'_>> = self.files.iter().map(|p| Piece::File(p)).collect();
+        let mut start = 0;
+        for &end in self.marks.iter().chain(std::iter::once(&self.buf.len())) {
+            if end > start {
+                pieces.push(Piece::Rows(&self.buf[start..end]));
+            }
+            start = end;
+        }
+        pieces
     }
 
     /// Rows held in memory and in files (for tests).
     pub fn spilled_files(&self) -> usize {
         self.files.len()
+    }
+}
+
+/// A part of a spool that one thread replays: a spill file (read whole,
+/// removed once read) or a run of whole rows in memory.
+enum Piece<'a> {
+    File(&'a Path),
+    Rows(&'a [u8]),
+}
+
+impl Piece<'_> {
+    fn rows<R: Spill>(&self, f: &mut impl FnMut(&R) -> Result<()>) -> Result<()> {
+        let bytes;
+        let mut input = match self {
+            Piece::File(path) => {
+                let mut read = Vec::new();
+                std::fs::File::open(path)
+                    .and_then(|mut file| file.read_to_end(&mut read))
+                    .map_err(|e| Error::io(path, e))?;
+                let _ = std::fs::remove_file(path);
+                bytes = read;
+                bytes.as_slice()
+            }
+            Piece::Rows(rows) => rows,
+        };
+        while !input.is_empty() {
+            f(&R::read(&mut input)?)?;
+        }
+        Ok(())
     }
 }
 
@@ -506,5 +572,71 @@ mod tests {
         let left: Vec<_> = std::fs::read_dir(&base).unwrap().collect();
         assert!(left.is_empty(), "spill folders left behind: {left:?}");
         std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn a_parallel_replay_gives_every_row_once_in_chunks_and_one_thread_replays_in_order() {
+        let pool = MemoryPool::new(u64::MAX / 4);
+        let dir = Arc::new(SpillDir::new());
+        let spool = |rows: std::ops::Range<i64>| {
+            let mut s: Spool<Row> = Spool::new(&pool, Arc::clone(&dir));
+            for i in rows {
+                s.push(&row(i)).unwrap();
+            }
+            s
+        };
+        // ~60 bytes a row: three spools of several chunks each, absorbed.
+        let n = 120_000;
+        let mut a = spool(0..n / 2);
+        a.absorb(spool(n / 2..n - 10)).unwrap();
+        a.absorb(spool(n - 10..n)).unwrap();
+        assert!(a.pieces().len() >= 6, "{} pieces", a.pieces().len());
+        let pieces_rows: usize = a
+            .pieces()
+            .iter()
+            .map(|p| {
+                let mut k = 0;
+                p.rows(&mut |_: &Row| {
+                    k += 1;
+                    Ok(())
+                })
+                .unwrap();
+                k
+            })
+            .sum();
+        assert_eq!(pieces_rows, n as usize, "a chunk cut inside a row");
+
+        let in_order = |threads| {
+            let mut b = spool(0..n / 2);
+            b.absorb(spool(n / 2..n)).unwrap();
+            b.replay_parallel(
+                threads,
+                |_| Vec::new(),
+                |seen: &mut Vec<i64>, r| {
+                    seen.push(r.d.unwrap().0 as i64 / 1_000_000_007);
+                    Ok(())
+                },
+            )
+            .unwrap()
+        };
+        assert_eq!(in_order(1), vec![(0..n).collect::<Vec<_>>()]);
+        let per_thread = in_order(2);
+        assert_eq!(per_thread.len(), 2);
+        let mut all: Vec<i64> = per_thread.concat();
+        all.sort();
+        assert_eq!(all, (0..n).collect::<Vec<_>>());
+
+        let err = a
+            .replay_parallel(
+                2,
+                |_| (),
+                |_, r| match r.a {
+                    Some(77_778) => Err(Error::new("row 77778")),
+                    _ => Ok(()),
+                },
+            )
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(err.message(), "row 77778");
     }
 }
