@@ -351,6 +351,11 @@ pub struct Spool<R> {
     /// Offsets in `buf` where a row starts a new chunk (after 0), about
     /// [`CHUNK`] bytes apart: the pieces a parallel replay hands out.
     marks: Vec<usize>,
+    /// Earlier buffers (with their marks), before `buf`: the rows of other
+    /// threads' spools are kept as they were, not copied onto one buffer
+    /// (which after a scan of `lineitem` moved hundreds of MB on one
+    /// thread).
+    held: Vec<(Vec<u8>, Vec<usize>)>,
     mem: Reservation,
     files: Vec<PathBuf>,
     dir: Arc<SpillDir>,
@@ -366,6 +371,7 @@ impl<R: Spill> Spool<R> {
         Spool {
             buf: Vec::new(),
             marks: Vec::new(),
+            held: Vec::new(),
             mem: Reservation::new(pool),
             files: Vec::new(),
             dir,
@@ -385,8 +391,11 @@ impl<R: Spill> Spool<R> {
         Ok(())
     }
 
-    /// Writes the rows in memory to a spill file.
+    /// Writes the rows in memory to spill files.
     fn spill(&mut self) -> Result<()> {
+        for (buf, _) in std::mem::take(&mut self.held) {
+            self.files.push(self.dir.write_file(&buf)?);
+        }
         self.files.push(self.dir.write_file(&self.buf)?);
         self.buf = Vec::new();
         self.marks.clear();
@@ -398,15 +407,19 @@ impl<R: Spill> Spool<R> {
     pub fn absorb(&mut self, mut other: Spool<R>) -> Result<()> {
         self.files.append(&mut other.files);
         self.mem.absorb(std::mem::take(&mut other.mem));
-        if self.buf.is_empty() {
-            self.buf = std::mem::take(&mut other.buf);
-            self.marks = std::mem::take(&mut other.marks);
-        } else if !other.buf.is_empty() {
-            let base = self.buf.len();
-            self.marks.push(base);
-            self.marks.extend(other.marks.iter().map(|m| m + base));
-            self.buf.extend_from_slice(&other.buf);
+        if other.buf.is_empty() && other.held.is_empty() {
+            return Ok(());
         }
+        if !self.buf.is_empty() {
+            let mine = (
+                std::mem::take(&mut self.buf),
+                std::mem::take(&mut self.marks),
+            );
+            self.held.push(mine);
+        }
+        self.held.append(&mut other.held);
+        self.buf = std::mem::take(&mut other.buf);
+        self.marks = std::mem::take(&mut other.marks);
         Ok(())
     }
 
@@ -415,6 +428,7 @@ impl<R: Spill> Spool<R> {
         Spool {
             buf: Vec::new(),
             marks: Vec::new(),
+            held: Vec::new(),
             mem: self.mem.sibling(),
             files: Vec::new(),
             dir: Arc::clone(&self.dir),
@@ -449,15 +463,19 @@ impl<R: Spill> Spool<R> {
         })
     }
 
-    /// The spill files, then the in-memory rows cut at the chunk marks.
+    /// The spill files, then the in-memory rows (held buffers, then `buf`)
+    /// cut at their chunk marks.
     fn pieces(&self) -> Vec<Piece<'_>> {
         let mut pieces: Vec<Piece<'_>> = self.files.iter().map(|p| Piece::File(p)).collect();
-        let mut start = 0;
-        for &end in self.marks.iter().chain(std::iter::once(&self.buf.len())) {
-            if end > start {
-                pieces.push(Piece::Rows(&self.buf[start..end]));
+        let buffers = self.held.iter().map(|(b, m)| (b, m));
+        for (buf, marks) in buffers.chain(std::iter::once((&self.buf, &self.marks))) {
+            let mut start = 0;
+            for &end in marks.iter().chain(std::iter::once(&buf.len())) {
+                if end > start {
+                    pieces.push(Piece::Rows(&buf[start..end]));
+                }
+                start = end;
             }
-            start = end;
         }
         pieces
     }
@@ -638,5 +656,34 @@ mod tests {
             .map(|_| ())
             .unwrap_err();
         assert_eq!(err.message(), "row 77778");
+    }
+
+    #[test]
+    fn rows_absorbed_from_other_spools_spill_with_the_rest() {
+        let pool = MemoryPool::new(10_000);
+        let dir = Arc::new(SpillDir::new());
+        let mut a: Spool<Row> = Spool::new(&pool, Arc::clone(&dir));
+        let mut b: Spool<Row> = Spool::new(&pool, Arc::clone(&dir));
+        for i in 0..60 {
+            a.push(&row(i)).unwrap();
+        }
+        for i in 60..100 {
+            b.push(&row(i)).unwrap();
+        }
+        assert_eq!(a.spilled_files() + b.spilled_files(), 0);
+        a.absorb(b).unwrap();
+        assert_eq!(a.held.len(), 1);
+        for i in 100..400 {
+            a.push(&row(i)).unwrap();
+        }
+        assert!(a.spilled_files() >= 2, "{} files", a.spilled_files());
+        let mut seen = Vec::new();
+        a.replay(|r| {
+            seen.push(r.d.unwrap().0 as i64 / 1_000_000_007);
+            Ok(())
+        })
+        .unwrap();
+        seen.sort();
+        assert_eq!(seen, (0..400).collect::<Vec<_>>());
     }
 }
