@@ -1,6 +1,7 @@
 //! Hash join: the planner picks the build side; the runtime builds a flat
-//! multimap (rows in one `Vec`, per-key chains of indices, insertion order
-//! kept) and probes it from any number of threads.
+//! multimap (rows in runs of consecutive indices, one `Vec` per thread's
+//! build once merged, per-key chains of indices, insertion order kept) and
+//! probes it from any number of threads.
 //!
 //! Join kinds map to calls as follows (build = B, probe = P):
 //! - inner: for each P row, emit a row per match;
