@@ -90,6 +90,20 @@ pub fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Hints the CPU to load the cache line at `p` (a no-op where there is no
+/// such instruction). `p` need not be dereferenceable: a prefetch never
+/// faults.
+#[inline(always)]
+pub fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `prefetcht0` reads nothing the program sees and never faults.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(p.cast::<i8>(), std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// A random version-4 style UUID string (`8-4-4-4-12` hex), seeded from the clock
 /// and process id: part-file names only need to be unique, not secret.
 pub fn random_uuid() -> String {

@@ -356,6 +356,9 @@ struct StateParts {
     built: Vec<TokenStream>,
     /// Items beside the structs (aggregates' accumulator structs).
     items: Vec<TokenStream>,
+    /// Steps of `State::drain`: rows that wait in a group table's queue
+    /// (`GroupTable::defer`) go into their groups.
+    drains: Vec<TokenStream>,
 }
 
 impl StateParts {
@@ -566,9 +569,14 @@ impl Gen<'_> {
             absorbs,
             built,
             items,
+            drains,
         } = parts;
         let init = quote!(#(#inits)*);
-        let absorb = quote!(#(#absorbs)*);
+        let absorb = if drains.is_empty() {
+            quote!(#(#absorbs)*)
+        } else {
+            quote!(self.drain()?; o.drain()?; #(#absorbs)*)
+        };
         let [ctx, staging, b, thread, pipeline] =
             ["ctx", "staging", "b", "thread", "pipeline"].map(|p| param(&init, p));
         let (absorb_ctx, o) = (param(&absorb, "ctx"), param(&absorb, "o"));
@@ -579,6 +587,24 @@ impl Gen<'_> {
             .nodes
             .iter()
             .any(|node| matches!(node.kind, NodeKind::Scan { .. } | NodeKind::Join { .. }));
+        let o = if drains.is_empty() {
+            quote!(#o)
+        } else {
+            quote!(mut #o)
+        };
+        let drain_fn = if drains.is_empty() {
+            quote!()
+        } else {
+            quote! {
+                #[doc = " Updates the rows that wait for their group's slot to load"]
+                #[doc = " (`GroupTable::defer`): at the end of every pipeline, and"]
+                #[doc = " before threads' tables merge."]
+                fn drain(&mut self) -> rt::Result<()> {
+                    #(#drains)*
+                    Ok(())
+                }
+            }
+        };
         let absorb_fn = if parallel {
             quote! {
                 #[doc = " Folds the state of a finished thread into this one: partial"]
@@ -602,6 +628,8 @@ impl Gen<'_> {
                 }
 
                 #absorb_fn
+
+                #drain_fn
             }
 
             #[doc = " Join hash tables whose build side is complete: probed, never written."]
@@ -660,10 +688,17 @@ impl Gen<'_> {
             param(&body, "b"),
             param(&body, "staging"),
         );
+        // Rows a group table deferred go in before the next pipeline reads it.
+        let drain = if self.any_deferred_updates() {
+            quote!(st.drain()?;)
+        } else {
+            quote!()
+        };
         Ok(quote! {
             #d
             fn #name(#ctx: &rt::job::Context, st: &mut State, #b: &Built, #staging: &rt::sink::commit::Job) -> rt::Result<()> {
                 #body
+                #drain
                 Ok(())
             }
         })

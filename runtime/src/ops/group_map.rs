@@ -120,6 +120,27 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
         Some(self.value_at(i))
     }
 
+    /// Starts loading the slot where the probe for a key with `hash`
+    /// begins (its first two cache lines), so that a lookup issued a few
+    /// rows later finds it in the cache; see [`GroupTable::defer`](super::group_table::GroupTable::defer).
+    #[inline(always)]
+    pub fn prefetch(&self, hash: u64) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let slot = &self.slots[hash as usize & (self.slots.len() - 1)];
+        let p = (slot as *const Option<(K, V)>).cast::<u8>();
+        crate::util::prefetch(p);
+        // A slot that starts near a line's end reaches into the next one.
+        crate::util::prefetch(p.wrapping_add(64));
+    }
+
+    /// Bytes of the slots (the table's part that lookups touch).
+    #[inline(always)]
+    pub fn slot_bytes(&self) -> usize {
+        std::mem::size_of_val::<[Option<(K, V)>]>(&self.slots)
+    }
+
     /// The value of `key`, if it is in the map.
     #[inline(always)]
     pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
