@@ -78,36 +78,19 @@ impl Gen<'_> {
             quote!(self.#a.merge(o.#a, |a, p| a.merge(p))?;),
         );
         if self.defers_updates(n) {
-            parts.drains.push(quote! {
-                while let Some((hash, row)) = self.#a.take_deferred() {
-                    #acc::update(&mut self.#a, hash, &row)?;
-                }
-            });
+            parts.drains.push(quote!(self.#a.drain(#acc::update)?;));
         }
         Ok(())
     }
 
-    /// Whether aggregate `n`'s push defers updates while its table is
-    /// larger than the cache (`GroupTable::defer`): grouped aggregates
-    /// whose accumulators have a fixed size (DISTINCT sets and LISTAGG
-    /// charge their growth per update; a global aggregate has one group)
-    /// over rows without strings or bytes, which the queue copies. (A
-    /// string can cost an allocation per copy: TPC-H's aggregate of
-    /// lineitem rows by order key, 232-byte rows with `l_comment`, ran the
-    /// set 7% slower with its rows queued.)
+    /// Whether aggregate `n`'s push goes through its table's queue
+    /// (`GroupTable::push`), which defers updates while the table is larger
+    /// than the cache: grouped aggregates whose accumulators have a fixed
+    /// size. (DISTINCT sets and LISTAGG charge their growth per update; a
+    /// global aggregate has one group.)
     pub(super) fn defers_updates(&self, n: NodeId) -> bool {
-        let NodeKind::Aggregate {
-            group,
-            aggregates,
-            input,
-        } = &self.plan.node(n).kind
-        else {
-            return false;
-        };
-        let schema = &self.plan.node(*input).schema;
-        !group.is_empty()
-            && !grows(aggregates)
-            && self.live_cols(*input).all(|c| is_copy(&schema[c].ty))
+        matches!(&self.plan.node(n).kind, NodeKind::Aggregate { group, aggregates, .. }
+            if !group.is_empty() && !grows(aggregates))
     }
 
     /// Whether any aggregate defers updates (the program has `State::drain`).
@@ -211,8 +194,8 @@ impl Gen<'_> {
 
     /// The push into an aggregate: the row's group (created while the budget
     /// has room, else the row is spilled), updated by `A<N>::add`. A table
-    /// that defers updates (`Gen::defers_updates`) passes the row through
-    /// its queue to `A<N>::update` while it is larger than the cache.
+    /// that defers updates (`Gen::defers_updates`) takes the row through
+    /// `GroupTable::push` to `A<N>::update`.
     pub(super) fn aggregate_update(
         &mut self,
         n: NodeId,
@@ -225,11 +208,7 @@ impl Gen<'_> {
             let hash = self.key_hash(input, group);
             return quote! {
                 #hash
-                if !st.#a.defers() {
-                    #acc::update(&mut st.#a, hash, row)?;
-                } else if let Some((hash, row)) = st.#a.defer(hash, row) {
-                    #acc::update(&mut st.#a, hash, &row)?;
-                }
+                st.#a.push(hash, row, #acc::update)?;
             };
         }
         let lookup = self.group_lookup(n, group, input);

@@ -357,7 +357,7 @@ struct StateParts {
     /// Items beside the structs (aggregates' accumulator structs).
     items: Vec<TokenStream>,
     /// Steps of `State::drain`: rows that wait in a group table's queue
-    /// (`GroupTable::defer`) go into their groups.
+    /// (`GroupTable::push`) go into their groups.
     drains: Vec<TokenStream>,
 }
 
@@ -597,7 +597,7 @@ impl Gen<'_> {
         } else {
             quote! {
                 #[doc = " Updates the rows that wait for their group's slot to load"]
-                #[doc = " (`GroupTable::defer`): at the end of every pipeline, and"]
+                #[doc = " (`GroupTable::push`): at the end of every pipeline, and"]
                 #[doc = " before threads' tables merge."]
                 fn drain(&mut self) -> rt::Result<()> {
                     #(#drains)*

@@ -122,7 +122,8 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
 
     /// Starts loading the slot where the probe for a key with `hash`
     /// begins (its first two cache lines), so that a lookup issued a few
-    /// rows later finds it in the cache; see [`GroupTable::defer`](super::group_table::GroupTable::defer).
+    /// rows later finds it in the cache; see
+    /// [`GroupTable::push`](super::group_table::GroupTable::push).
     #[inline(always)]
     pub fn prefetch(&self, hash: u64) {
         if self.slots.is_empty() {

@@ -21,14 +21,14 @@
 //! exceed the budget).
 //!
 //! A table larger than a core's cache makes every update wait on memory for
-//! its slot. Such a table takes its input rows through [`GroupTable::defer`]:
+//! its slot. Such a table takes its input rows through [`GroupTable::push`]:
 //! the row's slot starts loading, the row waits in a queue of
 //! [`DEFER_ROWS`], and the row that has waited longest is updated instead,
 //! its slot by then in the cache (bench/fanout/one.sql, one GROUP BY
 //! user_id over 10M rows: ~1.7x faster). The rows are updated in the order they came,
 //! so the groups and their order are the same as without the queue; the
-//! generated program drains the queue ([`GroupTable::take_deferred`]) at the
-//! end of every pipeline and before tables merge.
+//! generated program drains the queue ([`GroupTable::drain`]) at the end of
+//! every pipeline and before tables merge.
 
 use std::collections::VecDeque;
 use std::hash::Hash;
@@ -48,13 +48,13 @@ pub struct GroupTable<K, A, R> {
     spilled: Option<Partitions<R>>,
     /// The pool refused the growth of existing groups: new groups spill.
     full: bool,
-    /// Rows (with their key's hash) whose slot is loading: see [`GroupTable::defer`].
+    /// Rows (with their key's hash) whose slot is loading: see [`GroupTable::push`].
     deferred: VecDeque<(u64, R)>,
     /// Slot bytes from which updates are deferred ([`defer_bytes`]).
     defer_at: usize,
 }
 
-/// Rows an update waits behind in [`GroupTable::defer`]: enough work between
+/// Rows an update waits behind in [`GroupTable::push`]: enough work between
 /// a slot's prefetch and its lookup to cover a load from memory.
 pub const DEFER_ROWS: usize = 16;
 
@@ -63,9 +63,7 @@ pub const DEFER_ROWS: usize = 16;
 /// lookup waits little and copying the row into the queue costs more than it
 /// saves: bench/job.sql with its 655 KB per-product table deferred too ran
 /// 5% slower than without deferring, and 4% faster with the 8 MB per-user
-/// table alone deferred (bench/RESULTS.md, issue 13 step 12). The code
-/// generator defers only tables whose input rows have no strings
-/// (`Gen::defers_updates`).
+/// table alone deferred (bench/RESULTS.md, issue 13 step 12).
 pub const DEFER_BYTES: usize = 2 << 20;
 
 /// [`DEFER_BYTES`], or `STMTC_DEFER_BYTES` when set: tests set 0 so that
@@ -109,35 +107,46 @@ impl<K: Hash + Eq, A, R: Spill> GroupTable<K, A, R> {
         }
     }
 
-    /// Whether updates should go through [`GroupTable::defer`]: the table
-    /// has outgrown the cache, or rows already wait (they must go first).
+    /// One input row, whose key hashes to `hash`, into its group by
+    /// `update` (the generated `A<N>::update`: [`GroupTable::group_by`],
+    /// then the accumulators). While the table's slots are larger than the
+    /// cache and the row owns no heap memory (a copy is a `memcpy`), the
+    /// row waits in the queue while its slot loads, and the row that waited
+    /// [`DEFER_ROWS`] rows is updated instead; any other row first updates
+    /// the rows that wait, so rows always go in in the order they came.
     #[inline(always)]
-    pub fn defers(&self) -> bool {
-        !self.deferred.is_empty() || self.map.slot_bytes() >= self.defer_at
-    }
-
-    /// Queues `row` (its key's hash `hash`) while its slot loads, and
-    /// returns the row that waited [`DEFER_ROWS`] rows to be updated now.
-    #[inline(always)]
-    pub fn defer(&mut self, hash: u64, row: &R) -> Option<(u64, R)>
+    pub fn push(
+        &mut self,
+        hash: u64,
+        row: &R,
+        update: impl Fn(&mut Self, u64, &R) -> Result<()>,
+    ) -> Result<()>
     where
         R: Clone,
     {
-        self.map.prefetch(hash);
-        let ready = if self.deferred.len() >= DEFER_ROWS {
-            self.deferred.pop_front()
-        } else {
-            None
-        };
-        self.deferred.push_back((hash, row.clone()));
-        ready
+        if self.map.slot_bytes() >= self.defer_at && row.heap_bytes() == 0 {
+            self.map.prefetch(hash);
+            if self.deferred.len() >= DEFER_ROWS {
+                if let Some((hash, row)) = self.deferred.pop_front() {
+                    update(self, hash, &row)?;
+                }
+            }
+            self.deferred.push_back((hash, row.clone()));
+            return Ok(());
+        }
+        self.drain(&update)?;
+        update(self, hash, row)
     }
 
-    /// The row that has waited longest in [`GroupTable::defer`]'s queue:
-    /// callers update every one before the table is merged or finished.
+    /// Updates the rows that wait in [`GroupTable::push`]'s queue: the
+    /// generated program calls it at the end of every pipeline and before
+    /// tables merge.
     #[inline]
-    pub fn take_deferred(&mut self) -> Option<(u64, R)> {
-        self.deferred.pop_front()
+    pub fn drain(&mut self, update: impl Fn(&mut Self, u64, &R) -> Result<()>) -> Result<()> {
+        while let Some((hash, row)) = self.deferred.pop_front() {
+            update(self, hash, &row)?;
+        }
+        Ok(())
     }
 
     /// An error if rows still wait to be updated (the generated program
@@ -529,40 +538,43 @@ mod tests {
 
     #[test]
     fn deferred_updates_give_the_same_groups_in_the_same_order() {
+        use crate::value::Str;
         let base = std::env::temp_dir().join(format!("stmtc-defer-{}", std::process::id()));
         std::fs::create_dir_all(&base).unwrap();
         let dir = Arc::new(SpillDir::at(base.clone()));
         let pool = MemoryPool::new(1 << 30);
-        // 100k groups: 131,072 slots of 32 bytes, past `DEFER_BYTES`.
-        let run = |defer: bool| {
-            let mut t: GroupTable<i64, (i64, i64), (i64, i64)> = GroupTable::new(&pool, &dir);
-            let update = |t: &mut GroupTable<_, (i64, i64), _>, hash, row: &(i64, i64)| {
-                if let Some(acc) = t.group_by(hash, |k| *k == row.0, || row.0, row, || (0, 0))? {
-                    acc.0 += row.1;
-                    acc.1 = acc.1 * 31 + row.1; // order-sensitive
-                }
-                Ok::<_, Error>(())
-            };
+        type Table = GroupTable<i64, (i64, i64), (i64, Str)>;
+        let update = |t: &mut Table, hash, row: &(i64, Str)| {
+            if let Some(acc) = t.group_by(hash, |k| *k == row.0, || row.0, row, || (0, 0))? {
+                acc.0 += row.1.len() as i64;
+                acc.1 = acc.1.wrapping_mul(31).wrapping_add(row.1.len() as i64);
+                // order-sensitive
+            }
+            Ok(())
+        };
+        // 75k groups of 4 rows in a row: 131,072 slots of 32 bytes, past
+        // `DEFER_BYTES`. One row in 50 has a string on the heap: it goes in
+        // directly, after the rows that wait (its group's earlier rows).
+        let run = |defer_at: usize| {
+            let mut t: Table = GroupTable::new(&pool, &dir);
+            t.defer_at = defer_at;
             let mut deferred = 0;
             for i in 0..300_000i64 {
-                let row = (i * 7919 % 100_000, i);
-                let hash = crate::ops::group_map::hash(&row.0);
-                if defer && t.defers() {
-                    deferred += 1;
-                    if let Some((hash, row)) = t.defer(hash, &row) {
-                        update(&mut t, hash, &row).unwrap();
-                    }
+                let text = if i % 50 == 0 {
+                    "x".repeat(40)
                 } else {
-                    update(&mut t, hash, &row).unwrap();
-                }
+                    "x".repeat((i % 7) as usize)
+                };
+                let row = (i / 4 * 7919 % 100_000, Str::from(text.as_str()));
+                t.push(crate::ops::group_map::hash(&row.0), &row, update)
+                    .unwrap();
+                deferred = deferred.max(t.deferred.len());
             }
-            if defer {
-                assert!(deferred > 100_000, "{deferred} rows deferred");
+            if defer_at < usize::MAX {
+                assert_eq!(deferred, DEFER_ROWS, "rows queued at once");
                 // Rows still wait: finishing now would lose them.
                 assert!(t.check_drained().is_err());
-                while let Some((hash, row)) = t.take_deferred() {
-                    update(&mut t, hash, &row).unwrap();
-                }
+                t.drain(update).unwrap();
             }
             let mut out = Vec::new();
             t.finish(
@@ -578,9 +590,10 @@ mod tests {
             .unwrap();
             out
         };
-        let direct = run(false);
-        assert_eq!(direct.len(), 100_000);
-        assert_eq!(run(true), direct);
+        let direct = run(usize::MAX);
+        assert_eq!(direct.len(), 75_000);
+        assert_eq!(run(DEFER_BYTES), direct);
+        assert_eq!(run(0), direct);
         drop(dir);
         std::fs::remove_dir_all(&base).unwrap();
     }
@@ -589,10 +602,16 @@ mod tests {
     fn a_table_with_rows_waiting_refuses_to_merge_or_finish() {
         let pool = MemoryPool::new(1 << 30);
         let dir = Arc::new(SpillDir::at(std::env::temp_dir()));
-        let mut t: GroupTable<i64, i64, (i64, i64)> = GroupTable::new(&pool, &dir);
-        assert!(t
-            .defer(crate::ops::group_map::hash(&1i64), &(1, 1))
-            .is_none());
+        let update = |t: &mut GroupTable<i64, i64, (i64, i64)>, hash, row: &(i64, i64)| {
+            if let Some(acc) = t.group_by(hash, |k| *k == row.0, || row.0, row, || 0)? {
+                *acc += row.1;
+            }
+            Ok(())
+        };
+        let mut t = GroupTable::new(&pool, &dir);
+        t.defer_at = 0;
+        t.push(crate::ops::group_map::hash(&1i64), &(1, 1), update)
+            .unwrap();
         let other = GroupTable::new(&pool, &dir);
         let e = t.merge(other, |a, b| *a += b).unwrap_err();
         assert!(
