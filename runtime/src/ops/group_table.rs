@@ -58,13 +58,15 @@ pub struct GroupTable<K, A, R> {
 /// a slot's prefetch and its lookup to cover a load from memory.
 pub const DEFER_ROWS: usize = 16;
 
-/// Tables whose slots take at least this many bytes defer their updates.
-/// Below, the table mostly stays in a core's L2 or the shared L3, where the
-/// lookup waits little and copying the row into the queue costs more than it
-/// saves: bench/job.sql with its 655 KB per-product table deferred too ran
-/// 5% slower than without deferring, and 4% faster with the 8 MB per-user
-/// table alone deferred (bench/RESULTS.md, issue 13 step 12).
-pub const DEFER_BYTES: usize = 2 << 20;
+/// Tables whose slots take at least this many bytes defer their updates
+/// (a quarter of this machine's 1 MiB L2 per core). Smaller ones stay in
+/// the cache, where the queue costs more than the wait it saves: deferring
+/// every table from its first row made bench/job.sql 10% slower. Several
+/// tables of this size together outgrow the cache: bench/fanout/sixteen.sql
+/// (sixteen tables of 6,250 groups, 320 KB of slots each, one of them per
+/// row) ran 1.38 s with a 2 MB threshold and 0.81 s with this one; job.sql
+/// and the TPC-H set did not change (bench/RESULTS.md, issue 13 step 12).
+pub const DEFER_BYTES: usize = 256 << 10;
 
 /// [`DEFER_BYTES`], or `STMTC_DEFER_BYTES` when set: tests set 0 so that
 /// every table defers from its first row.
