@@ -9,8 +9,8 @@ use stmtc::diagnostics::{render, Diagnostic, SourceFile, Span};
 
 /// Most of a compile's CPU is `syn` and `prettyplease` formatting the
 /// generated program: millions of small allocations of tokens and tree nodes.
-/// mimalloc serves them ~1.3x faster than glibc's allocator (the TPC-H set:
-/// 123 -> 95 ms, bench/RESULTS.md "compile with mimalloc").
+/// mimalloc serves them faster than glibc's allocator (the TPC-H set: 131 ->
+/// 80 ms, bench/RESULTS.md "Issue 13, step 12").
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

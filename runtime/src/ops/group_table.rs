@@ -25,10 +25,10 @@
 //! the row's slot starts loading, the row waits in a queue of
 //! [`DEFER_ROWS`], and the row that has waited longest is updated instead,
 //! its slot by then in the cache (bench/fanout/one.sql, one GROUP BY
-//! user_id over 10M rows: ~1.7x faster). The rows are updated in the order they came,
-//! so the groups and their order are the same as without the queue; the
-//! generated program drains the queue ([`GroupTable::drain`]) at the end of
-//! every pipeline and before tables merge.
+//! user_id over 10M rows: ~1.7x faster). The rows are updated in the order
+//! they came, so the groups and their order are the same as without the
+//! queue; the generated program drains the queue ([`GroupTable::drain`]) at
+//! the end of every pipeline and before tables merge.
 
 use std::collections::VecDeque;
 use std::hash::Hash;
