@@ -126,7 +126,8 @@ impl Gen<'_> {
                     TypeKind::Float => {
                         quote!(#col: key.#idx.map(|v| rt::ops::aggregate::f64_from_key(v) as f32))
                     }
-                    _ => quote!(#col: key.#idx.clone()),
+                    // The key is the group's own: its strings move.
+                    _ => quote!(#col: key.#idx),
                 }
             });
         let states = self.acc_states(aggregates, input);

@@ -5,6 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::rows::copy_of;
 use super::{col_ident, expr, row_ident, Gen, GenResult};
 use crate::ir::{Expr, WindowKind};
 use crate::plan::NodeId;
@@ -59,9 +60,11 @@ impl Gen<'_> {
     /// The push into a UNION ALL: the row, retyped, to every consumer.
     pub(super) fn union_push(&self, n: NodeId) -> TokenStream {
         let out_row = row_ident(n);
+        let schema = &self.plan.node(n).schema;
         let fields = self.live_cols(n).map(|i| {
             let c = col_ident(i);
-            quote!(#c: row.#c.clone())
+            let v = copy_of(quote!(row.#c), &schema[i].ty);
+            quote!(#c: #v)
         });
         let emit = self.emit(n, quote!(out));
         quote! {
@@ -81,7 +84,8 @@ impl Gen<'_> {
         let out_row = row_ident(n);
         let copies = self.live_cols(n).filter(|&i| i < arity).map(|i| {
             let c = col_ident(i);
-            quote!(#c: row.#c.clone())
+            let v = copy_of(quote!(row.#c), &node.schema[i].ty);
+            quote!(#c: #v)
         });
         // window_start, window_end and window_time, where read.
         let bounds = [

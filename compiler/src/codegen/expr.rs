@@ -286,10 +286,7 @@ impl Gen<'_> {
 
     fn expr_of_kind(&mut self, e: &Expr) -> GenResult {
         match &e.kind {
-            ExprKind::Column(i) => {
-                let place = (self.column)(*i);
-                Ok(quote!(#place.clone()))
-            }
+            ExprKind::Column(i) => Ok(super::rows::copy_of((self.column)(*i), &e.ty)),
             ExprKind::Literal(lit) => literal(lit, &e.ty),
             ExprKind::Unary { op, operand } => self.unary(*op, operand, &e.ty),
             ExprKind::Binary { op, left, right } => self.binary(*op, left, right, &e.ty),

@@ -6,6 +6,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::rows::copy_of;
 use super::{col_ident, doc, expr, row_ident, Gen, GenResult, ProbeFrom, StateParts};
 use crate::ir::{Field, JoinKind};
 use crate::plan::{NodeId, NodeKind};
@@ -268,7 +269,8 @@ impl Gen<'_> {
         let joined = |right_value: &dyn Fn(usize) -> TokenStream| {
             let l = (0..left_arity).filter(|&i| self.is_live(n, i)).map(|i| {
                 let c = col_ident(i);
-                quote!(#c: row.#c.clone())
+                let v = copy_of(quote!(row.#c), &self.plan.node(n).schema[i].ty);
+                quote!(#c: #v)
             });
             let r = (0..right_arity)
                 .filter(|&i| self.is_live(n, left_arity + i))
@@ -279,9 +281,10 @@ impl Gen<'_> {
                 });
             quote!(#out_row { #(#l,)* #(#r,)* })
         };
+        let right_schema = &plan.node(right).schema;
         let matched_row = joined(&|i| {
             let c = col_ident(i);
-            quote!(r.#c.clone())
+            copy_of(quote!(r.#c), &right_schema[i].ty)
         });
         let null_row = joined(&|_| quote!(None));
         let column = |i: usize| {
@@ -399,7 +402,8 @@ impl Gen<'_> {
             .live_cols(n)
             .map(|i| {
                 let c = col_ident(i);
-                quote!(#c: row.#c.clone())
+                let v = copy_of(quote!(row.#c), &self.plan.node(n).schema[i].ty);
+                quote!(#c: #v)
             })
             .collect();
         let emit = self.emit(n, quote!(out));
@@ -460,18 +464,19 @@ impl Gen<'_> {
             unreachable!("only joins have unmatched build rows")
         };
         let left_arity = self.plan.node(left).schema.len();
-        let right_arity = self.plan.node(right).schema.len();
+        let right_schema = &self.plan.node(right).schema;
         let out_row = row_ident(n);
         let l = (0..left_arity).filter(|&i| self.is_live(n, i)).map(|i| {
             let c = col_ident(i);
             quote!(#c: None)
         });
-        let r = (0..right_arity)
+        let r = (0..right_schema.len())
             .filter(|&i| self.is_live(n, left_arity + i))
             .map(|i| {
                 let c = col_ident(left_arity + i);
                 let rc = col_ident(i);
-                quote!(#c: r.#rc.clone())
+                let v = copy_of(quote!(r.#rc), &right_schema[i].ty);
+                quote!(#c: #v)
             });
         quote!(#out_row { #(#l,)* #(#r,)* })
     }

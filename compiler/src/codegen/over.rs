@@ -7,6 +7,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::expr::value_type;
+use super::rows::copy_of;
 use super::{col_ident, is_copy, row_ident, Gen, GenResult, StateParts};
 use crate::functions::AggregateFunction;
 use crate::ir::over::{Frame, FrameBound, FrameUnit, OverCall, OverFunction, RankLimit};
@@ -206,9 +207,11 @@ impl Gen<'_> {
             let c = col_ident(arity + k);
             fields.push(quote!(#c: #v[i].clone()));
         }
+        let schema = &self.plan.node(n).schema;
         let copies = self.live_cols(n).filter(|&i| i < arity).map(|i| {
             let c = col_ident(i);
-            quote!(#c: r.#c.clone())
+            let v = copy_of(quote!(r.#c), &schema[i].ty);
+            quote!(#c: #v)
         });
         let row_fields = quote!(#(#copies,)* #(#fields),*);
         let (i, r_var) = (

@@ -111,13 +111,23 @@ pub(super) fn is_copy(ty: &DataType) -> bool {
     )
 }
 
+/// The value at `place` (a row's column) as an owned value: the place
+/// itself for `Copy` types, a clone of strings and bytes.
+pub(super) fn copy_of(place: TokenStream, ty: &DataType) -> TokenStream {
+    if is_copy(ty) {
+        place
+    } else {
+        quote!(#place.clone())
+    }
+}
+
 /// Column `c` of `row` as a hashable key value (floats as their bits).
 pub(super) fn key_value(schema: &[Field], c: usize) -> TokenStream {
     let ident = col_ident(c);
     match schema[c].ty.kind {
         TypeKind::Double => quote!(row.#ident.map(rt::ops::aggregate::f64_key)),
         TypeKind::Float => quote!(row.#ident.map(|v| rt::ops::aggregate::f64_key(v as f64))),
-        _ => quote!(row.#ident.clone()),
+        _ => copy_of(quote!(row.#ident), &schema[c].ty),
     }
 }
 

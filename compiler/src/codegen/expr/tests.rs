@@ -94,7 +94,7 @@ fn generated_code_reads_well() {
         "a + 1",
         r#"
 fn f() {
-    let _ = match (row.0.clone(), Some(1i32)) {
+    let _ = match (row.0, Some(1i32)) {
         (Some(v0), Some(v1)) => Some(v0.wrapping_add(v1)),
         _ => None,
     };
@@ -119,7 +119,7 @@ rt::func::like::Like::new("a%", None));"#,
         r#"
 fn f() {
     let _ = {
-        let v0 = row.0.clone();
+        let v0 = row.0;
         match v0 {
             Some(1i32 | 2i32 | 3i32) => Some(true),
             Some(_) => Some(false),
@@ -133,7 +133,7 @@ fn f() {
         r#"
 fn f() {
     let _ = if rt::value::logic::is_true(
-        match (row.0.clone(), Some(0i32)) {
+        match (row.0, Some(0i32)) {
             (Some(v0), Some(v1)) => Some(v0 > v1),
             _ => None,
         },
