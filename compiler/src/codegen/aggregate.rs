@@ -193,10 +193,10 @@ impl Gen<'_> {
         })
     }
 
-    /// The push into an aggregate: the row's group (created while the budget
-    /// has room, else the row is spilled), updated by `A<N>::add`. A table
-    /// that defers updates (`Gen::defers_updates`) takes the row through
-    /// `GroupTable::push` to `A<N>::update`.
+    /// The push into an aggregate: the row's key hash, and `A<N>::update`
+    /// (the row's group, created while the budget has room, else the row is
+    /// spilled, updated by `A<N>::add`), through `GroupTable::push` for a
+    /// table that defers updates (`Gen::defers_updates`).
     pub(super) fn aggregate_update(
         &mut self,
         n: NodeId,
@@ -205,34 +205,16 @@ impl Gen<'_> {
     ) -> TokenStream {
         let a = format_ident!("a{}", n.0);
         let acc = format_ident!("A{}", n.0);
+        let hash = self.key_hash(input, group);
         if self.defers_updates(n) {
-            let hash = self.key_hash(input, group);
-            return quote! {
+            quote! {
                 #hash
                 st.#a.push(hash, row, #acc::update)?;
-            };
-        }
-        let lookup = self.group_lookup(n, group, input);
-        let grows = matches!(
-            &self.plan.node(n).kind,
-            NodeKind::Aggregate { aggregates, .. } if grows(aggregates)
-        );
-        if grows {
-            // DISTINCT sets and LISTAGG's strings grow with their input: the
-            // table charges the growth of each update to the memory budget.
-            return quote! {
-                st.#a.begin_update();
-                #lookup
-                if let Some(acc) = group {
-                    acc.add(row);
-                    st.#a.charge_growth();
-                }
-            };
-        }
-        quote! {
-            #lookup
-            if let Some(acc) = group {
-                acc.add(row);
+            }
+        } else {
+            quote! {
+                #hash
+                #acc::update(&mut st.#a, hash, row)?;
             }
         }
     }
@@ -281,25 +263,9 @@ impl Gen<'_> {
         )
     }
 
-    /// `let group = ...;`: the accumulator of `row`'s group in `st.a<N>`
-    /// (`None` when the row spilled).
-    fn group_lookup(&self, n: NodeId, group: &[usize], input: &[Field]) -> TokenStream {
-        let a = format_ident!("a{}", n.0);
-        let acc = format_ident!("A{}", n.0);
-        let key = self.key_expr(input, group);
-        match self.key_view(input, group) {
-            Some((views, checks)) => quote! {
-                let view = (#(#views,)*);
-                let hash = rt::ops::group_map::hash(&view);
-                let group = st.#a.group_by(hash, |k| #(#checks)&&*, || #key, row, #acc::new)?;
-            },
-            None => quote!(let group = st.#a.group(#key, row, #acc::new)?;),
-        }
-    }
-
     /// `A<N>::update`: one row, whose key hashes to `hash`, into its group
-    /// in `table` (the push of an aggregate that defers updates, and
-    /// `State::drain`).
+    /// in `table` (every aggregate's push, directly or through the table's
+    /// queue, and `State::drain`).
     fn aggregate_update_fn(&self, n: NodeId, group: &[usize], input: NodeId) -> TokenStream {
         let acc = format_ident!("A{}", n.0);
         let schema = &self.plan.node(input).schema;
@@ -316,6 +282,20 @@ impl Gen<'_> {
                 let group = table.group_by(hash, |k| *k == key, || key, row, #acc::new)?;
             },
         };
+        let grows = matches!(
+            &self.plan.node(n).kind,
+            NodeKind::Aggregate { aggregates, .. } if grows(aggregates)
+        );
+        // DISTINCT sets and LISTAGG's strings grow with their input: the
+        // table charges the growth of each update to the memory budget.
+        let (begin, charge) = if grows {
+            (
+                quote!(table.begin_update();),
+                quote!(table.charge_growth();),
+            )
+        } else {
+            (quote!(), quote!())
+        };
         quote! {
             #[inline]
             fn update(
@@ -323,9 +303,11 @@ impl Gen<'_> {
                 hash: u64,
                 row: &#in_row,
             ) -> rt::Result<()> {
+                #begin
                 #lookup
                 if let Some(acc) = group {
                     acc.add(row);
+                    #charge
                 }
                 Ok(())
             }
@@ -430,9 +412,7 @@ impl Gen<'_> {
         let updates = quote!(#(#updates)*);
         let row = super::param(&updates, "row");
         let update_fn = match &self.plan.node(n).kind {
-            NodeKind::Aggregate { group, input, .. } if self.defers_updates(n) => {
-                self.aggregate_update_fn(n, group, *input)
-            }
+            NodeKind::Aggregate { group, input, .. } => self.aggregate_update_fn(n, group, *input),
             _ => quote!(),
         };
         Ok(if updates.is_empty() {
