@@ -306,9 +306,7 @@ impl PartialEq for Str {
             // The bytes after the text are zero and byte 23 holds the
             // length, so equal texts are equal words. A heap text is
             // longer than any inline one, so never equal to it.
-            self.ptr as usize == other.ptr as usize
-                && self.mid == other.mid
-                && self.tail == other.tail
+            std::ptr::eq(self.ptr, other.ptr) && self.mid == other.mid && self.tail == other.tail
         } else {
             self.as_str() == other.as_str()
         }
