@@ -2,11 +2,13 @@
 //! the group table and accumulator struct `A<N>` in `State`, the push
 //! (`A<N>::add`), and the task that emits one row per group.
 
-use proc_macro2::{Literal, TokenStream};
+use std::collections::BTreeSet;
+
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::expr::value_type;
-use super::rows::{is_copy, key_value, key_value_type};
+use super::rows::{is_copy, key_value, key_value_type, spill_impl};
 use super::{col_ident, doc, lit_str, row_ident, Gen, GenResult, StateParts};
 use crate::functions::AggregateFunction;
 use crate::ir::{AggregateCall, Field};
@@ -71,7 +73,10 @@ impl Gen<'_> {
                 fn merge(&mut self, #o: Self) { #merges }
             }
         });
-        let r = row_ident(input);
+        if let Some(cols) = self.group_row_cols(n) {
+            parts.items.push(self.group_row_struct(n, input, &cols));
+        }
+        let r = self.group_row(n);
         parts.add(
             quote!(#a: rt::ops::group_table::GroupTable<#key, #acc, #r>),
             quote!(#a: rt::ops::group_table::GroupTable::new(&ctx.memory, &ctx.spill)),
@@ -96,6 +101,72 @@ impl Gen<'_> {
     /// Whether any aggregate defers updates (the program has `State::drain`).
     pub(super) fn any_deferred_updates(&self) -> bool {
         (0..self.plan.nodes.len()).any(|i| self.defers_updates(NodeId(i as u32)))
+    }
+
+    /// The columns of its input that a deferring aggregate `n` reads (keys,
+    /// arguments, filters), when they are fewer than its input row's and
+    /// all `Copy`: its queued and spilled rows are then a `G<N>` of these
+    /// columns only, not the whole input row (a shared view's row is
+    /// several times larger, and each queued row is a copy of it).
+    pub(super) fn group_row_cols(&self, n: NodeId) -> Option<Vec<usize>> {
+        let NodeKind::Aggregate {
+            group,
+            aggregates,
+            input,
+            ..
+        } = &self.plan.node(n).kind
+        else {
+            return None;
+        };
+        if !self.defers_updates(n) {
+            return None;
+        }
+        let schema = &self.plan.node(*input).schema;
+        let cols: BTreeSet<usize> = group
+            .iter()
+            .copied()
+            .chain(
+                aggregates
+                    .iter()
+                    .flat_map(|call| call.args.iter().copied().chain(call.filter)),
+            )
+            .collect();
+        let narrower = cols.len() < self.live_cols(*input).count();
+        (narrower && cols.iter().all(|&c| is_copy(&schema[c].ty)))
+            .then(|| cols.into_iter().collect())
+    }
+
+    /// The row type aggregate `n`'s table keeps (queues and spills): `G<N>`
+    /// (`Gen::group_row_cols`) or its input's row.
+    pub(super) fn group_row(&self, n: NodeId) -> Ident {
+        match (self.group_row_cols(n), &self.plan.node(n).kind) {
+            (Some(_), _) => format_ident!("G{}", n.0),
+            (None, NodeKind::Aggregate { input, .. }) => row_ident(*input),
+            (None, _) => unreachable!("an aggregate's row type"),
+        }
+    }
+
+    /// `struct G<N>`: the columns `cols` of `input` that aggregate `n` reads,
+    /// under the input row's field names (so `A<N>::add` reads either).
+    fn group_row_struct(&self, n: NodeId, input: NodeId, cols: &[usize]) -> TokenStream {
+        let name = format_ident!("G{}", n.0);
+        let schema = &self.plan.node(input).schema;
+        let fields = cols.iter().map(|&c| {
+            let (ident, ty) = (col_ident(c), value_type(&schema[c].ty));
+            quote!(#ident: Option<#ty>)
+        });
+        let d = doc(&format!(
+            "The columns of #{}'s rows that this aggregate reads, as its table queues and spills them: {}",
+            input.0, self.descriptions[n.index()]
+        ));
+        let idents: Vec<Ident> = cols.iter().map(|&c| col_ident(c)).collect();
+        let spill = spill_impl(&name, &idents);
+        quote! {
+            #d
+            #[derive(Clone, Debug)]
+            struct #name { #(#fields),* }
+            #spill
+        }
     }
 
     /// The task that emits one row per group (partition by partition when
@@ -172,7 +243,7 @@ impl Gen<'_> {
             quote!(let table = std::mem::take(&mut st.#a);)
         };
         let key = self.key_expr(input_schema, group);
-        let in_row = row_ident(input);
+        let in_row = self.group_row(n);
         let key_row = super::param(&key, "row");
         let out = quote!(#(#keys,)*);
         let key_param = super::param(&out, "key");
@@ -206,6 +277,18 @@ impl Gen<'_> {
         let a = format_ident!("a{}", n.0);
         let acc = format_ident!("A{}", n.0);
         let hash = self.key_hash(input, group);
+        if let Some(cols) = self.group_row_cols(n) {
+            let g = self.group_row(n);
+            let fields = cols.iter().map(|&c| {
+                let c = col_ident(c);
+                quote!(#c: row.#c)
+            });
+            return quote! {
+                let row = #g { #(#fields),* };
+                #hash
+                st.#a.push(hash, &row, #acc::update)?;
+            };
+        }
         if self.defers_updates(n) {
             quote! {
                 #hash
@@ -270,7 +353,7 @@ impl Gen<'_> {
         let acc = format_ident!("A{}", n.0);
         let schema = &self.plan.node(input).schema;
         let key_ty = self.key_type(schema, group);
-        let in_row = row_ident(input);
+        let in_row = self.group_row(n);
         let key = self.key_expr(schema, group);
         let lookup = match self.key_view(schema, group) {
             Some((views, checks)) => quote! {
@@ -324,7 +407,7 @@ impl Gen<'_> {
         else {
             return Err("internal: not an aggregate".to_string());
         };
-        let in_row = row_ident(*input);
+        let in_row = self.group_row(n);
         let states = self.acc_states(aggregates, *input);
         let input = &self.plan.node(*input).schema;
         let acc = format_ident!("A{}", n.0);

@@ -48,7 +48,7 @@ impl Gen<'_> {
         let mut rows = BTreeSet::new();
         // Spooled probe rows, and both sides of every join (a build may
         // partition to disk, and its probe rows with it).
-        for node in &self.plan.nodes {
+        for (i, node) in self.plan.nodes.iter().enumerate() {
             match node.kind {
                 NodeKind::Join { left, right, .. } => {
                     rows.insert(left);
@@ -56,9 +56,13 @@ impl Gen<'_> {
                 }
                 // The rows of groups beyond the budget spill too, and so
                 // do sort buffers.
+                // (An aggregate that keeps `G<N>` rows has their impl.)
                 NodeKind::Aggregate { input, .. }
-                | NodeKind::Sort { input, .. }
-                | NodeKind::Over { input, .. } => {
+                    if self.group_row_cols(NodeId(i as u32)).is_none() =>
+                {
+                    rows.insert(input);
+                }
+                NodeKind::Sort { input, .. } | NodeKind::Over { input, .. } => {
                     rows.insert(input);
                 }
                 _ => {}
@@ -66,27 +70,8 @@ impl Gen<'_> {
         }
         rows.into_iter()
             .map(|n| {
-                let name = row_ident(n);
                 let cols: Vec<Ident> = self.live_cols(n).map(col_ident).collect();
-                // A row without live columns writes and reads nothing.
-                let (out, input) = if cols.is_empty() {
-                    (quote!(_), quote!(_))
-                } else {
-                    (quote!(out), quote!(input))
-                };
-                quote! {
-                    impl rt::ops::spool::Spill for #name {
-                        fn write(&self, #out: &mut Vec<u8>) {
-                            #(self.#cols.write(out);)*
-                        }
-                        fn read(#input: &mut &[u8]) -> rt::Result<Self> {
-                            Ok(#name { #(#cols: rt::ops::spool::Spill::read(input)?),* })
-                        }
-                        fn heap_bytes(&self) -> usize {
-                            0 #(+ self.#cols.heap_bytes())*
-                        }
-                    }
-                }
+                spill_impl(&row_ident(n), &cols)
             })
             .collect()
     }
@@ -100,6 +85,29 @@ impl Gen<'_> {
     pub(super) fn key_expr(&self, schema: &[Field], cols: &[usize]) -> TokenStream {
         let parts = cols.iter().map(|&c| key_value(schema, c));
         quote!((#(#parts,)*))
+    }
+}
+
+/// `impl Spill for #name`: the fields `cols` written and read back in order.
+pub(super) fn spill_impl(name: &Ident, cols: &[Ident]) -> TokenStream {
+    // A row without live columns writes and reads nothing.
+    let (out, input) = if cols.is_empty() {
+        (quote!(_), quote!(_))
+    } else {
+        (quote!(out), quote!(input))
+    };
+    quote! {
+        impl rt::ops::spool::Spill for #name {
+            fn write(&self, #out: &mut Vec<u8>) {
+                #(self.#cols.write(out);)*
+            }
+            fn read(#input: &mut &[u8]) -> rt::Result<Self> {
+                Ok(#name { #(#cols: rt::ops::spool::Spill::read(input)?),* })
+            }
+            fn heap_bytes(&self) -> usize {
+                0 #(+ self.#cols.heap_bytes())*
+            }
+        }
     }
 }
 
