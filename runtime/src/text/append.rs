@@ -45,20 +45,30 @@ pub fn append_short(out: &mut Vec<u8>, s: &[u8]) {
     }
 }
 
-/// Appends the first `n` bytes of `buf` (`n <= 32`) with one fixed-size
-/// copy of all 32 (the bytes past `n` land in spare capacity and are not
-/// part of the vector).
+/// Appends a number's text from registers: the first `whole` bytes
+/// (`1..=8`) of `int_part`, a point, and the first `fraction` bytes
+/// (`<= 16`) of `fraction_part` (texts in order from the low byte). The
+/// parts are stored whole; the bytes past them land in spare capacity.
 #[inline]
-pub fn append_prefix(out: &mut Vec<u8>, buf: &[u8; 32], n: usize) {
-    assert!(n <= 32);
+pub fn append_point_number(
+    out: &mut Vec<u8>,
+    int_part: u64,
+    whole: usize,
+    fraction_part: u128,
+    fraction: usize,
+) {
+    assert!((1..=8).contains(&whole) && fraction <= 16);
     out.reserve(32);
     let len = out.len();
-    // SAFETY: `reserve` left room for 32 more bytes, the copy reads all of
-    // `buf` and writes within that room, and the `n <= 32` bytes after
-    // `len` it initialised are what `set_len` takes in.
+    // SAFETY: `reserve` left room for 32 more bytes; the stores end at
+    // `whole + 1 + 16 <= 25` bytes past `len`, and the `whole + 1 +
+    // fraction` bytes they initialised first are what `set_len` takes in.
     unsafe {
-        std::ptr::copy_nonoverlapping(buf.as_ptr(), out.as_mut_ptr().add(len), 32);
-        out.set_len(len + n);
+        let at = out.as_mut_ptr().add(len);
+        std::ptr::write_unaligned(at as *mut u64, int_part.to_le());
+        *at.add(whole) = b'.';
+        std::ptr::write_unaligned(at.add(whole + 1) as *mut u128, fraction_part.to_le());
+        out.set_len(len + whole + 1 + fraction);
     }
 }
 
@@ -78,5 +88,25 @@ mod tests {
                 assert_eq!(out, want, "{n} bytes after {start}");
             }
         }
+    }
+
+    #[test]
+    fn appends_a_number_from_its_parts() {
+        let le = |t: &[u8]| {
+            let mut b = [0u8; 16];
+            b[..t.len()].copy_from_slice(t);
+            u128::from_le_bytes(b)
+        };
+        let mut out = b"x,".to_vec();
+        append_point_number(
+            &mut out,
+            le(b"12345678") as u64,
+            3,
+            le(b"9876543210987654"),
+            16,
+        );
+        assert_eq!(out, b"x,123.9876543210987654");
+        append_point_number(&mut out, le(b"7zzzzzzz") as u64, 1, le(b"5zzz"), 1);
+        assert_eq!(out, b"x,123.98765432109876547.5");
     }
 }
