@@ -107,18 +107,46 @@ impl CsvReader {
     }
 
     /// The next record, or `None` at the end of the split.
+    ///
+    /// Inlined into the scan loop, so the record's fields are built where
+    /// they are read: returned from the out-of-line parse through memory,
+    /// the record was copied back in pieces of other widths, and the copy
+    /// stalled on store forwarding.
+    #[inline(always)]
     pub fn next_record(&mut self) -> Result<Option<CsvRecord<'_>>> {
+        if !self.advance()? {
+            return Ok(None);
+        }
+        let buf: &[u8] = if self.decoded {
+            &self.scratch
+        } else {
+            &self.input.buf
+        };
+        Ok(Some(CsvRecord {
+            buf,
+            spans: &self.spans,
+            reader_info: &self.info,
+            null_literal: self.opts.null_literal.as_deref(),
+            path: &self.input.path,
+            line: self.line,
+            first_split: self.first_split,
+            split_start: self.split_start,
+        }))
+    }
+
+    /// Parses the next record into `spans`; `false` at the end of the split.
+    fn advance(&mut self) -> Result<bool> {
         loop {
             if self.done {
-                return Ok(None);
+                return Ok(false);
             }
             if self.input.head_offset() >= self.input.end {
                 self.done = true;
-                return Ok(None);
+                return Ok(false);
             }
             if self.input.data().is_empty() && !self.input.fill()? {
                 self.done = true;
-                return Ok(None);
+                return Ok(false);
             }
             // Parse one record; on "need more data" refill and retry from its start.
             match self.parse_record()? {
@@ -130,7 +158,7 @@ impl CsvReader {
                             Parsed::Skip => continue,
                             Parsed::NeedMore => {
                                 self.done = true;
-                                return Ok(None);
+                                return Ok(false);
                             }
                         }
                     } else {
@@ -169,21 +197,7 @@ impl CsvReader {
                     )));
                 }
             }
-            let buf: &[u8] = if self.decoded {
-                &self.scratch
-            } else {
-                &self.input.buf
-            };
-            return Ok(Some(CsvRecord {
-                buf,
-                spans: &self.spans,
-                reader_info: &self.info,
-                null_literal: self.opts.null_literal.as_deref(),
-                path: &self.input.path,
-                line: self.line,
-                first_split: self.first_split,
-                split_start: self.split_start,
-            }));
+            return Ok(true);
         }
     }
 
