@@ -47,7 +47,9 @@ impl Gen<'_> {
             } else {
                 quote!()
             };
+            // The build's last keys are linked before it is probed.
             quote! {
+                st.#j.drain();
                 b.#j = std::mem::take(&mut st.#j);
                 #matched
             }

@@ -313,6 +313,13 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
         Ok(())
     }
 
+    /// Links the keys the in-memory table has pending ([`JoinTable::flush`]):
+    /// the generated program calls it when the build is complete, before
+    /// the table moves to `Built` to be probed.
+    pub fn drain(&mut self) {
+        self.table.flush();
+    }
+
     /// Whether the build went to disk: then probe rows go to a [`ProbeSpill`].
     #[inline]
     pub fn is_partitioned(&self) -> bool {
@@ -480,6 +487,7 @@ where
         if let Some(rest) = rest {
             return self.split(cx, level, table, rest, probe);
         }
+        table.flush();
         let mut matched = MatchedRows::new(if self.outer_build { table.len() } else { 0 });
         probe.drain(|row| (self.on_probe)(cx, &table, &mut matched, &row))?;
         if self.outer_build {
