@@ -435,6 +435,34 @@ mod tests {
         }
     }
 
+    /// A sort that starts after other operators filled the pool makes runs
+    /// of the pool's floor, not one run per row.
+    #[test]
+    fn a_sort_behind_a_full_pool_makes_runs_of_the_floor() {
+        let budget = 1 << 20;
+        let pool = MemoryPool::new(budget);
+        let dir = Arc::new(
+            SpillDir::at(std::env::temp_dir().join("stmtc-external-sort-test")).with_budget(budget),
+        );
+        let mut hog = crate::ops::memory::Reservation::new(&pool);
+        assert!(hog.grow(budget));
+        let input = rows(20_000);
+        let mut buf = SortBuffer::new(&pool, &dir);
+        for row in &input {
+            buf.push(*row, by_key).unwrap();
+        }
+        let bytes = input.len() as u64 * size(&input[0]);
+        let most = bytes / pool.floor() + 1;
+        assert!(buf.spilled_runs() as u64 <= most, "{} runs", buf.spilled_runs());
+        let mut out = Vec::new();
+        buf.sorted(by_key, |r| {
+            out.push(r);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(out, expected(&input, None));
+    }
+
     #[test]
     fn a_limit_keeps_only_the_first_rows() {
         let input = rows(10_000);

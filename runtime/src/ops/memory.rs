@@ -53,21 +53,45 @@ pub fn default_budget() -> u64 {
         .unwrap_or(super::spool::DEFAULT_BUDGET)
 }
 
+/// The most bytes one operator is given when the pool is full (see
+/// [`MemoryPool::floor`]).
+const MAX_FLOOR: u64 = 4 << 20;
+
 /// The budget shared by all operators of one job run.
 #[derive(Debug)]
 pub struct MemoryPool {
     limit: u64,
+    floor: u64,
     used: AtomicU64,
     peak: AtomicU64,
 }
 
 impl MemoryPool {
     pub fn new(limit: u64) -> Arc<MemoryPool> {
+        let limit = limit.max(1);
         Arc::new(MemoryPool {
-            limit: limit.max(1),
+            limit,
+            floor: (limit / 256).min(MAX_FLOOR),
             used: AtomicU64::new(0),
             peak: AtomicU64::new(0),
         })
+    }
+
+    /// Bytes every reservation is given even when the pool is full: a 256th
+    /// of the budget, at most 4 MiB. Without it, an operator that starts
+    /// after others filled the pool would spill each row on its own (a spool
+    /// wrote one file per row, a sort one run per row, at thousands of file
+    /// creations a second). With it, what spills goes in pieces of at least
+    /// this size, and the pool can exceed its limit by this much per
+    /// operator that holds rows.
+    pub fn floor(&self) -> u64 {
+        self.floor
+    }
+
+    /// Takes `n` bytes whether or not they fit (within a reservation's floor).
+    fn force_reserve(&self, n: u64) {
+        let next = self.used.fetch_add(n, Ordering::Relaxed) + n;
+        self.peak.fetch_max(next, Ordering::Relaxed);
     }
 
     pub fn limit(&self) -> u64 {
@@ -135,6 +159,7 @@ impl Reservation {
     }
 
     /// Accounts for `n` more bytes. `false` when the pool cannot give them
+    /// and the reservation holds more than the pool's [floor](MemoryPool::floor)
     /// (nothing is accounted then): the caller keeps the bytes out of memory
     /// (spills).
     #[inline]
@@ -153,6 +178,10 @@ impl Reservation {
             true
         } else if pool.try_reserve(self.used - self.held) {
             // Near the limit: take exactly what is needed.
+            self.held = self.used;
+            true
+        } else if self.used <= pool.floor {
+            pool.force_reserve(self.used - self.held);
             self.held = self.used;
             true
         } else {
@@ -235,6 +264,25 @@ mod tests {
         assert_eq!(pool.used.load(Ordering::Relaxed), held);
         assert_eq!(a.used(), 30);
         drop(a);
+        assert_eq!(pool.used.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn a_full_pool_still_gives_each_reservation_its_floor() {
+        let pool = MemoryPool::new(256 << 10);
+        assert_eq!(pool.floor(), 1 << 10);
+        let mut hog = Reservation::new(&pool);
+        assert!(hog.grow(256 << 10));
+        assert!(!hog.grow(1), "the hog is past its floor");
+        let mut late = Reservation::new(&pool);
+        for _ in 0..16 {
+            assert!(late.grow(64), "within the floor");
+        }
+        assert!(!late.grow(1), "past the floor");
+        assert_eq!(pool.peak(), (256 << 10) + (1 << 10));
+        late.reset();
+        assert!(late.grow(1000), "the floor again after a spill");
+        drop((hog, late));
         assert_eq!(pool.used.load(Ordering::Relaxed), 0);
     }
 

@@ -220,6 +220,9 @@ pub struct SpillDir {
     lock: Mutex<()>,
     /// Bytes a partitioned join or aggregate buffers per partition file.
     write_buffer: usize,
+    /// Bytes after which a spool starts a new spill file (each file is a
+    /// piece of a parallel replay, read whole).
+    file_limit: u64,
 }
 
 impl Default for SpillDir {
@@ -249,13 +252,16 @@ impl SpillDir {
             written: AtomicU64::new(0),
             lock: Mutex::new(()),
             write_buffer: 64 << 10,
+            file_limit: 16 << 20,
         }
     }
 
     /// Partition files buffer a 256th of `budget` each (256 bytes to 64 KiB),
-    /// so the buffers of one partitioned operator stay a small share of it.
+    /// so the buffers of one partitioned operator stay a small share of it;
+    /// a spool's files hold a 64th of it (64 KiB to 16 MiB).
     pub fn with_budget(mut self, budget: u64) -> SpillDir {
         self.write_buffer = (budget / 256).clamp(256, 64 << 10) as usize;
+        self.file_limit = (budget / 64).clamp(64 << 10, 16 << 20);
         self
     }
 
@@ -358,6 +364,10 @@ pub struct Spool<R> {
     held: Vec<(Vec<u8>, Vec<usize>)>,
     mem: Reservation,
     files: Vec<PathBuf>,
+    /// Bytes in the last of `files` when this spool wrote it (more rows are
+    /// appended to it up to the folder's file limit); `None` when the last
+    /// file came from another spool.
+    tail: Option<u64>,
     dir: Arc<SpillDir>,
     _row: std::marker::PhantomData<fn(R) -> R>,
 }
@@ -374,6 +384,7 @@ impl<R: Spill> Spool<R> {
             held: Vec::new(),
             mem: Reservation::new(pool),
             files: Vec::new(),
+            tail: None,
             dir,
             _row: std::marker::PhantomData,
         }
@@ -391,20 +402,42 @@ impl<R: Spill> Spool<R> {
         Ok(())
     }
 
-    /// Writes the rows in memory to spill files.
+    /// Writes the rows in memory to spill files: appended to this spool's
+    /// last file while it stays within the folder's file limit.
     fn spill(&mut self) -> Result<()> {
         for (buf, _) in std::mem::take(&mut self.held) {
-            self.files.push(self.dir.write_file(&buf)?);
+            self.write(&buf)?;
         }
-        self.files.push(self.dir.write_file(&self.buf)?);
-        self.buf = Vec::new();
+        let buf = std::mem::take(&mut self.buf);
+        self.write(&buf)?;
         self.marks.clear();
         self.mem.reset();
         Ok(())
     }
 
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let n = bytes.len() as u64;
+        match (self.tail, self.files.last()) {
+            (Some(tail), Some(path)) if tail + n <= self.dir.file_limit => {
+                self.dir.append_file(path, bytes)?;
+                self.tail = Some(tail + n);
+            }
+            _ => {
+                self.files.push(self.dir.write_file(bytes)?);
+                self.tail = Some(n);
+            }
+        }
+        Ok(())
+    }
+
     /// Takes in another thread's spool (its files and its rows).
     pub fn absorb(&mut self, mut other: Spool<R>) -> Result<()> {
+        if !other.files.is_empty() {
+            self.tail = None;
+        }
         self.files.append(&mut other.files);
         self.mem.absorb(std::mem::take(&mut other.mem));
         if other.buf.is_empty() && other.held.is_empty() {
@@ -431,13 +464,15 @@ impl<R: Spill> Spool<R> {
             held: Vec::new(),
             mem: self.mem.sibling(),
             files: Vec::new(),
+            tail: None,
             dir: Arc::clone(&self.dir),
             _row: std::marker::PhantomData,
         }
     }
 
     /// Every row, spilled ones first, each spill file read whole (a file
-    /// holds at most a budget's worth of rows) and removed once read.
+    /// holds the folder's file limit, or the rows of one spill if more) and
+    /// removed once read.
     pub fn replay(self, mut f: impl FnMut(&R) -> Result<()>) -> Result<()> {
         for piece in self.pieces() {
             piece.rows(&mut f)?;
@@ -572,7 +607,7 @@ mod tests {
             }
             .unwrap();
         }
-        assert!(a.spilled_files() > 10);
+        assert!(a.spilled_files() >= 1 && b.spilled_files() >= 1);
         a.absorb(b).unwrap();
         let mut seen = Vec::new();
         a.replay(|r| {
@@ -590,6 +625,43 @@ mod tests {
         let left: Vec<_> = std::fs::read_dir(&base).unwrap().collect();
         assert!(left.is_empty(), "spill folders left behind: {left:?}");
         std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    /// A spool that starts when other operators have filled the pool still
+    /// keeps the pool's floor in memory: it spills in pieces of that size,
+    /// appended to files of the folder's limit, and writes each row once.
+    #[test]
+    fn a_spool_behind_a_full_pool_spills_each_row_once_in_few_files() {
+        let budget = 1 << 20;
+        let pool = MemoryPool::new(budget);
+        let dir = Arc::new(SpillDir::new().with_budget(budget));
+        let mut hog = Reservation::new(&pool);
+        assert!(hog.grow(budget));
+        let mut s: Spool<Row> = Spool::new(&pool, Arc::clone(&dir));
+        let mut bytes = Vec::new();
+        for i in 0..20_000 {
+            s.push(&row(i)).unwrap();
+            row(i).write(&mut bytes);
+        }
+        let written = dir.written.load(Ordering::Relaxed);
+        assert!(
+            written > 0 && written <= bytes.len() as u64,
+            "{written} bytes"
+        );
+        let most = bytes.len() as u64 / dir.file_limit + 2;
+        assert!(
+            s.spilled_files() as u64 <= most,
+            "{} files",
+            s.spilled_files()
+        );
+        let mut n = 0;
+        s.replay(|r| {
+            assert_eq!(*r, row(n));
+            n += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(n, 20_000);
     }
 
     #[test]
@@ -676,7 +748,8 @@ mod tests {
         for i in 100..400 {
             a.push(&row(i)).unwrap();
         }
-        assert!(a.spilled_files() >= 2, "{} files", a.spilled_files());
+        assert!(a.spilled_files() >= 1, "{} files", a.spilled_files());
+        assert!(a.held.is_empty(), "the absorbed rows spilled too");
         let mut seen = Vec::new();
         a.replay(|r| {
             seen.push(r.d.unwrap().0 as i64 / 1_000_000_007);
