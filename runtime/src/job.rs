@@ -474,6 +474,7 @@ pub fn main(
     memory_budget: Option<u64>,
     run: fn(&mut Context) -> Result<()>,
 ) -> ExitCode {
+    crate::signals::watch();
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(a) => a,
         Err(e) => {
@@ -509,6 +510,7 @@ pub fn main(
             ExitCode::SUCCESS
         }
         Err(e) => {
+            crate::signals::wait_if_stopping();
             eprintln!("error: {}", e.message());
             eprintln!("the job failed; no sink was changed");
             ExitCode::FAILURE

@@ -10,6 +10,7 @@ pub mod job;
 pub mod memory_size;
 pub mod ops;
 pub mod progress;
+pub mod signals;
 pub mod sink;
 pub mod source;
 pub mod text;

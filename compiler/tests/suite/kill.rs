@@ -395,3 +395,79 @@ fn a_killed_append_job_adds_whole_runs_or_nothing() {
         outcomes[0], outcomes[1], outcomes[2]
     );
 }
+
+/// A job that sorts more rows than its budget holds, spilling runs as it reads.
+const SPILLING_JOB: &str = "
+SET 'execution.runtime-mode' = 'batch';
+SET 'stmtc.memory-budget' = '2mb';
+CREATE TABLE gen (id BIGINT, v INT) WITH (
+  'connector' = 'datagen', 'number-of-rows' = '1000000000000',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '1000000000000',
+  'fields.v.kind' = 'sequence', 'fields.v.start' = '1', 'fields.v.end' = '1000000000');
+CREATE TABLE sorted (id BIGINT, v INT) WITH ('connector' = 'filesystem', 'path' = 'out/sorted', 'format' = 'csv');
+INSERT OVERWRITE sorted SELECT id, v FROM gen ORDER BY v DESC, id;
+";
+
+/// Files below `dir`, recursively.
+fn files_below(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| {
+            if e.path().is_dir() {
+                files_below(&e.path())
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
+/// SIGTERM or SIGINT to a job that has spilled: the job removes its spill
+/// folder before it dies of the signal (a killed job's folder waited for
+/// the next run, and could hold gigabytes), and its sink is untouched.
+#[test]
+fn a_stopped_job_removes_its_spill_folder() {
+    use std::os::unix::process::ExitStatusExt;
+    let (binary, dir) = job_and_empty_dir("spilling_job", SPILLING_JOB, "stop-run");
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let spill = dir.join(format!("spill-{signal}"));
+        std::fs::create_dir_all(&spill).expect("mkdir");
+        let mut child = Command::new(&binary)
+            .arg("--quiet")
+            .env("STMTC_SPILL_DIR", &spill)
+            .current_dir(&dir)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start the job");
+        let started = Instant::now();
+        while files_below(&spill) < 3 {
+            assert!(
+                started.elapsed() < Duration::from_secs(120),
+                "the job spilled nothing in two minutes"
+            );
+            assert!(child.try_wait().expect("poll").is_none(), "the job ended");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // SAFETY: a plain kill(2) of our own child.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(
+            out.status.signal(),
+            Some(signal),
+            "{:?}, stderr: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let left: Vec<_> = std::fs::read_dir(&spill).expect("read").flatten().collect();
+        assert!(left.is_empty(), "left in the spill folder: {left:?}");
+        let visible = std::fs::read_dir(dir.join("out/sorted"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .count();
+        assert_eq!(visible, 0, "the sink changed");
+    }
+}

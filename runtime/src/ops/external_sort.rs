@@ -453,7 +453,11 @@ mod tests {
         }
         let bytes = input.len() as u64 * size(&input[0]);
         let most = bytes / pool.floor() + 1;
-        assert!(buf.spilled_runs() as u64 <= most, "{} runs", buf.spilled_runs());
+        assert!(
+            buf.spilled_runs() as u64 <= most,
+            "{} runs",
+            buf.spilled_runs()
+        );
         let mut out = Vec::new();
         buf.sorted(by_key, |r| {
             out.push(r);

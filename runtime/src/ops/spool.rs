@@ -278,7 +278,10 @@ impl SpillDir {
                 .map_or(0, |d| d.subsec_nanos());
             let dir = base.join(format!("stmtc-spill-{}-{nanos}", std::process::id()));
             std::fs::create_dir_all(&dir)
-                .map(|()| dir.clone())
+                .map(|()| {
+                    crate::signals::spill_folder_created(&dir);
+                    dir.clone()
+                })
                 .map_err(|e| format!("cannot create the spill folder {}: {e}", dir.display()))
         });
         match made {
@@ -320,6 +323,7 @@ impl Drop for SpillDir {
     fn drop(&mut self) {
         if let Some(Ok(dir)) = self.path.get() {
             let _ = std::fs::remove_dir_all(dir);
+            crate::signals::spill_folder_removed(dir);
         }
     }
 }
