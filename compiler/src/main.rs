@@ -642,6 +642,9 @@ fn main() -> ExitCode {
                 eprintln!("error: cannot write {}: {e}", output.display());
                 return ExitCode::from(2);
             }
+            if let Some(warning) = compiled.sizing_warning(cwd.as_deref()) {
+                eprintln!("warning: {warning}");
+            }
             println!(
                 "wrote {} (package {}): cd {} && cargo build --release && ./target/release/{}",
                 output.display(),

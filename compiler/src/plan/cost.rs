@@ -89,6 +89,27 @@ pub(crate) fn estimate_rows(plan: &Plan, base: Option<&Path>) -> Vec<Option<f64>
     rows
 }
 
+/// The filesystem sources the plan reads whose size cannot be read from
+/// `base` (name and path, in the order of the plan): the planner assumed
+/// [`UNKNOWN_SOURCE_ROWS`] for them, which may choose a much worse join
+/// order than their real sizes would.
+pub(crate) fn unsized_sources(plan: &Plan, base: &Path) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for node in &plan.nodes {
+        let NodeKind::Scan { table, .. } = &node.kind else {
+            continue;
+        };
+        let table = plan.job.table(*table);
+        let ConnectorKind::Filesystem { path, .. } = &table.connector.kind else {
+            continue;
+        };
+        if path_size(&base.join(path)).is_none() && !out.iter().any(|(n, _)| *n == table.name) {
+            out.push((table.name.clone(), path.clone()));
+        }
+    }
+    out
+}
+
 fn source_rows(plan: &Plan, table: crate::ir::TableId, base: Option<&Path>) -> Option<f64> {
     table_source_rows(plan.job.table(table), base)
 }
