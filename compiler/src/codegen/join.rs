@@ -50,7 +50,7 @@ impl Gen<'_> {
         let j = format_ident!("j{}", n.0);
         let m = format_ident!("m{}", n.0);
         let g = format_ident!("g{}", n.0);
-        let key = self.key_type(&self.plan.node(right).schema, right_keys);
+        let key = self.join_key_type(&self.plan.node(right).schema, right_keys);
         let r = row_ident(right);
         let l = row_ident(left);
         parts.add(
@@ -150,8 +150,8 @@ impl Gen<'_> {
         let g = format_ident!("g{}", n.0);
         let l = row_ident(left);
         let r = row_ident(right);
-        let build_key = self.key_expr(&self.plan.node(right).schema, right_keys);
-        let probe_key = self.key_expr(&self.plan.node(left).schema, left_keys);
+        let build_key = self.join_key_expr(&self.plan.node(right).schema, right_keys);
+        let probe_key = self.join_key_expr(&self.plan.node(left).schema, left_keys);
         let probe = format_ident!("partition_probe_{}", n.0);
         let build_row = super::param(&build_key, "row");
         let probe_row = super::param(&probe_key, "row");
@@ -212,7 +212,7 @@ impl Gen<'_> {
         right: &[Field],
     ) -> GenResult<TokenStream> {
         let j = format_ident!("j{}", n.0);
-        let key = self.key_expr(right, right_keys);
+        let key = self.join_key_expr(right, right_keys);
         // A semi or anti join without a residual asks only whether a key
         // exists: one build row per key is enough.
         let exists_only = matches!(
@@ -265,7 +265,7 @@ impl Gen<'_> {
             return self.semi_probe(n, kind, left_arity, left_keys, residual, from);
         }
         let out_row = row_ident(n);
-        let key = self.key_expr(left_schema, left_keys);
+        let key = self.join_key_expr(left_schema, left_keys);
         let joined = |right_value: &dyn Fn(usize) -> TokenStream| {
             let l = (0..left_arity).filter(|&i| self.is_live(n, i)).map(|i| {
                 let c = col_ident(i);
@@ -387,7 +387,7 @@ impl Gen<'_> {
             NodeKind::Join { left, .. } => *left,
             _ => return Err(format!("#{} is not a join", n.0)),
         };
-        let key = self.key_expr(&plan.node(left).schema, left_keys);
+        let key = self.join_key_expr(&plan.node(left).schema, left_keys);
         let column = |i: usize| {
             if i < left_arity {
                 let c = col_ident(i);
@@ -496,7 +496,7 @@ impl Gen<'_> {
             return Err("internal: only joins are partitioned".to_string());
         };
         let body = self.join_probe(n, ProbeFrom::Partition)?;
-        let key = self.key_type(&self.plan.node(*right).schema, right_keys);
+        let key = self.join_key_type(&self.plan.node(*right).schema, right_keys);
         let l = row_ident(*left);
         let r = row_ident(*right);
         let name = format_ident!("partition_probe_{}", n.0);
