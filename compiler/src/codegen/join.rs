@@ -8,8 +8,9 @@ use quote::{format_ident, quote};
 
 use super::rows::copy_of;
 use super::{col_ident, doc, expr, row_ident, Gen, GenResult, ProbeFrom, StateParts};
-use crate::ir::{Field, JoinKind};
+use crate::ir::{BinaryOp, ExprKind, Field, JoinKind};
 use crate::plan::{NodeId, NodeKind};
+use crate::types::TypeKind;
 
 /// `row.c1.is_none() || ...` over a join's key columns: a NULL key matches
 /// nothing (`None` for a join without keys).
@@ -32,6 +33,55 @@ fn key_present(keys: &[usize]) -> Option<TokenStream> {
 }
 
 impl Gen<'_> {
+    /// The build column `y` of a semi or anti join whose residual is just
+    /// `probe.x <> build.y` over a type whose equality is an equivalence
+    /// (integers, dates, strings; not floats, whose NaN and signed zeros are
+    /// not): such a join needs only two build rows with distinct `y` per key
+    /// (`BuildTable::insert_two_distinct`), and none whose `y` is NULL (the
+    /// residual is never TRUE for them).
+    fn distinct_build_column(&self, n: NodeId) -> Option<usize> {
+        let NodeKind::Join {
+            kind: JoinKind::Semi | JoinKind::Anti,
+            left,
+            right,
+            residual: Some(residual),
+            ..
+        } = &self.plan.node(n).kind
+        else {
+            return None;
+        };
+        let ExprKind::Binary {
+            op: BinaryOp::NotEq,
+            left: a,
+            right: b,
+        } = &residual.kind
+        else {
+            return None;
+        };
+        let (ExprKind::Column(a), ExprKind::Column(b)) = (&a.kind, &b.kind) else {
+            return None;
+        };
+        let left_arity = self.plan.node(*left).schema.len();
+        let (x, y) = match (*a < left_arity, *b < left_arity) {
+            (true, false) => (*a, *b - left_arity),
+            (false, true) => (*b, *a - left_arity),
+            _ => return None,
+        };
+        let x_ty = &self.plan.node(*left).schema.get(x)?.ty;
+        let y_ty = &self.plan.node(*right).schema.get(y)?.ty;
+        let equivalence = matches!(
+            y_ty.kind,
+            TypeKind::TinyInt
+                | TypeKind::SmallInt
+                | TypeKind::Int
+                | TypeKind::BigInt
+                | TypeKind::Date
+                | TypeKind::Char(_)
+                | TypeKind::Varchar(_)
+        );
+        (equivalence && x_ty.kind == y_ty.kind).then_some(y)
+    }
+
     /// A join's tables in `State` and `Built`: the build table (written while
     /// its build side runs, then moved to `Built` and probed), the probe rows
     /// waiting for a partitioned build, the spool of a spooled join, and the
@@ -225,6 +275,13 @@ impl Gen<'_> {
         );
         let insert = if exists_only {
             quote!(st.#j.insert_first(#key, row.clone())?;)
+        } else if let Some(y) = self.distinct_build_column(n) {
+            let y = col_ident(y);
+            quote! {
+                if row.#y.is_some() {
+                    st.#j.insert_two_distinct(#key, row.clone(), |kept, new| kept.#y == new.#y)?;
+                }
+            }
         } else {
             quote!(st.#j.insert(#key, row.clone())?;)
         };

@@ -248,6 +248,37 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
         s.parts.parts[partition(&key, 0)].push(&dir, &row)
     }
 
+    /// A build row of a semi or anti join whose residual is `probe.x <>
+    /// build.y` (`same` compares two rows' `y`): at most two rows with
+    /// distinct `y` per key are kept in memory ([`JoinTable::insert_two_distinct`];
+    /// a partitioned build keeps every row).
+    pub fn insert_two_distinct(
+        &mut self,
+        key: K,
+        row: B,
+        same: impl FnOnce(&B, &B) -> bool,
+    ) -> Result<()> {
+        let (key, row) = if self.partitioned {
+            (key, row)
+        } else {
+            let mem = &mut self.mem;
+            match self
+                .table
+                .insert_two_distinct(key, row, same, |row| mem.grow(build_row_size::<K, B>(row)))
+            {
+                None => return Ok(()),
+                Some(refused) => {
+                    self.partition()?;
+                    refused
+                }
+            }
+        };
+        let dir = Arc::clone(self.dir.as_ref().expect("partitioned tables have a folder"));
+        let spilled = self.spilled.get_mut().expect("not poisoned");
+        let s = spilled.as_mut().expect("partitioned");
+        s.parts.parts[partition(&key, 0)].push(&dir, &row)
+    }
+
     /// A build row whose key has a NULL: it matches nothing.
     pub fn insert_unmatchable(&mut self, row: B) -> Result<()> {
         if !self.partitioned {
