@@ -217,35 +217,16 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
             }
             self.partition()?;
         }
-        let dir = Arc::clone(self.dir.as_ref().expect("partitioned tables have a folder"));
-        let spilled = self.spilled.get_mut().expect("not poisoned");
-        let s = spilled.as_mut().expect("partitioned");
-        s.parts.parts[partition(&key, 0)].push(&dir, &row)
+        self.push_partitioned(key, row)
     }
 
     /// A build row of a semi or anti join without a residual: only whether
     /// its key exists matters, so a row whose key is in memory already is
     /// dropped (a partitioned build keeps every row).
     pub fn insert_first(&mut self, key: K, row: B) -> Result<()> {
-        let (key, row) = if self.partitioned {
-            (key, row)
-        } else {
-            let mem = &mut self.mem;
-            match self
-                .table
-                .insert_first(key, row, |row| mem.grow(build_row_size::<K, B>(row)))
-            {
-                None => return Ok(()),
-                Some(refused) => {
-                    self.partition()?;
-                    refused
-                }
-            }
-        };
-        let dir = Arc::clone(self.dir.as_ref().expect("partitioned tables have a folder"));
-        let spilled = self.spilled.get_mut().expect("not poisoned");
-        let s = spilled.as_mut().expect("partitioned");
-        s.parts.parts[partition(&key, 0)].push(&dir, &row)
+        self.insert_through(key, row, |table, key, row, mem| {
+            table.insert_first(key, row, |row| mem.grow(build_row_size::<K, B>(row)))
+        })
     }
 
     /// A build row of a semi or anti join whose residual is `probe.x <>
@@ -258,21 +239,35 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
         row: B,
         same: impl FnOnce(&B, &B) -> bool,
     ) -> Result<()> {
-        let (key, row) = if self.partitioned {
-            (key, row)
-        } else {
-            let mem = &mut self.mem;
-            match self
-                .table
-                .insert_two_distinct(key, row, same, |row| mem.grow(build_row_size::<K, B>(row)))
-            {
+        self.insert_through(key, row, |table, key, row, mem| {
+            table.insert_two_distinct(key, row, same, |row| mem.grow(build_row_size::<K, B>(row)))
+        })
+    }
+
+    /// Inserts by `insert` (which keeps or drops the row, or gives it back
+    /// when the budget has no room for it: then the table partitions and
+    /// the row goes to its partition), or straight to its partition once
+    /// the table is partitioned.
+    fn insert_through(
+        &mut self,
+        key: K,
+        row: B,
+        insert: impl FnOnce(&mut JoinTable<K, B>, K, B, &mut Reservation) -> Option<(K, B)>,
+    ) -> Result<()> {
+        if !self.partitioned {
+            match insert(&mut self.table, key, row, &mut self.mem) {
                 None => return Ok(()),
-                Some(refused) => {
+                Some((key, row)) => {
                     self.partition()?;
-                    refused
+                    return self.push_partitioned(key, row);
                 }
             }
-        };
+        }
+        self.push_partitioned(key, row)
+    }
+
+    /// A keyed row of a partitioned build, to its partition's file.
+    fn push_partitioned(&mut self, key: K, row: B) -> Result<()> {
         let dir = Arc::clone(self.dir.as_ref().expect("partitioned tables have a folder"));
         let spilled = self.spilled.get_mut().expect("not poisoned");
         let s = spilled.as_mut().expect("partitioned");

@@ -116,10 +116,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
                 if !fits(&row) {
                     return Some((slot.into_key(), row));
                 }
-                let idx = self.rows.len() as u32;
-                self.rows.push(row);
-                self.next.push(NONE);
-                slot.insert((idx, idx));
+                slot.insert(Self::push_row(&mut self.rows, &mut self.next, row));
                 None
             }
         }
@@ -153,9 +150,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
                 if !fits(&row) {
                     return Some((chain.key().clone(), row));
                 }
-                let idx = self.rows.len() as u32;
-                self.rows.push(row);
-                self.next.push(NONE);
+                let (idx, _) = Self::push_row(&mut self.rows, &mut self.next, row);
                 self.next[last as usize] = idx;
                 chain.get_mut().1 = idx;
                 None
@@ -164,13 +159,19 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
                 if !fits(&row) {
                     return Some((slot.into_key(), row));
                 }
-                let idx = self.rows.len() as u32;
-                self.rows.push(row);
-                self.next.push(NONE);
-                slot.insert((idx, idx));
+                slot.insert(Self::push_row(&mut self.rows, &mut self.next, row));
                 None
             }
         }
+    }
+
+    /// Appends a row that starts or ends a chain: its index as the chain's
+    /// (first, last) when it is the only row.
+    fn push_row(rows: &mut Segments<B>, next: &mut Vec<u32>, row: B) -> (u32, u32) {
+        let idx = rows.len() as u32;
+        rows.push(row);
+        next.push(NONE);
+        (idx, idx)
     }
 
     /// A build row whose key has a NULL: it matches nothing.
