@@ -4,7 +4,8 @@ stmtc's job binary vs DuckDB (over the .tbl files directly, and after loading th
 
     python3 bench/tpch/run.py --sf 1 --runs 3 [--dir /tmp/tpch-sf1] [--report FILE] [--queries all]
 
-(`--queries all`: the 22-query statement set of issue 12 instead of issue 11's 12.)
+(`--queries all`: the 22-query statement set of issue 12 instead of issue 11's 12;
+`--stmtc-budget 200mb`: also the same binary with that memory budget, interleaved.)
 
 1. venv (default /tmp/tpch-venv) with tpchgen-cli==4.0.0 and duckdb;
 2. data: `tpchgen-cli tbl -s SF` into DIR/data, trailing '|' of every line dropped
@@ -205,6 +206,10 @@ def main():
     ap.add_argument("--report", help="also write the markdown report to this file")
     ap.add_argument("--queries", choices=["issue11", "all"], default="issue11",
                     help="the 12 queries of issue 11 (default) or all 22")
+    ap.add_argument("--stmtc-budget", metavar="SIZE",
+                    help="also run the same job binary with --memory-budget SIZE (e.g. 200mb), as engine "
+                         "stmtc-SIZE right after stmtc; it writes the same out/ folder, so the row checks "
+                         "compare whichever ran last (the budgeted run)")
     args = ap.parse_args()
     d = os.path.abspath(args.dir or f"/tmp/tpch-sf{args.sf}")
     os.makedirs(d, exist_ok=True)
@@ -216,6 +221,8 @@ def main():
     binary = build_stmtc(d, args.skip_build, queries)
     engines = [
         Engine("stmtc", [binary], "out"),
+        *([Engine(f"stmtc-{args.stmtc_budget}", [binary, "--memory-budget", args.stmtc_budget], "out")]
+          if args.stmtc_budget else []),
         Engine("duckdb-direct", [py, os.path.join(HERE, "duckdb_job.py"), "--variant", "direct",
                                  "--out", "out-duckdb-direct"], "out-duckdb-direct"),
         Engine("duckdb-loaded", [py, os.path.join(HERE, "duckdb_job.py"), "--variant", "loaded",
@@ -223,21 +230,22 @@ def main():
     ]
     load0 = os.getloadavg()
     results = {e.name: [] for e in engines}
-    summary = ""
+    summaries = {}
     for rnd in range(args.warmup + args.runs):
         for e in engines:
             wall, rss, cpu, out = run_once(e, d, logs)
             warm = rnd < args.warmup
             log(f"{'warm-up' if warm else f'run {rnd - args.warmup + 1}/{args.runs}'} {e.name:14} "
                 f"{wall:7.2f} s  {rss:8.0f} MB  cpu {cpu:6.1f} s")
-            if e.name == "stmtc":
-                summary = out
+            if e.name.startswith("stmtc"):
+                summaries[e.name] = out
             if not warm:
                 results[e.name].append((wall, rss, cpu))
     load1 = os.getloadavg()
 
-    reads = {"stmtc": stmtc_reads(summary), "duckdb-direct": duckdb_direct_reads(py, d),
-             "duckdb-loaded": {t: 1 for t in TABLES}}
+    summary = summaries.get("stmtc", "")
+    reads = {"duckdb-direct": duckdb_direct_reads(py, d), "duckdb-loaded": {t: 1 for t in TABLES}}
+    reads.update({name: stmtc_reads(text) for name, text in summaries.items()})
     checks = {name: compare(d, os.path.join(d, e_out),
                             lambda base, q: os.path.join(base, "out", q),
                             lambda base, q: os.path.join(base, f"{q}.csv"), queries)
@@ -247,7 +255,7 @@ def main():
     base_rss = max(r for _, r, _ in results["stmtc"])
     sizes = {t: os.path.getsize(os.path.join(d, "data", f"{t}.tbl")) for t in TABLES}
     lines = [f"Command: `python3 bench/tpch/run.py {' '.join(sys.argv[1:])}` ({args.runs} timed round(s), "
-             f"interleaved stmtc → duckdb-direct → duckdb-loaded, {args.warmup} warm-up); "
+             f"interleaved {' → '.join(e.name for e in engines)}, {args.warmup} warm-up); "
              f"{time.strftime('%Y-%m-%d %H:%M %Z')}", "",
              f"- data: TPC-H SF {args.sf}, {sum(sizes.values()) / 1e9:.2f} GB of .tbl "
              f"(lineitem {sizes['lineitem'] / 1e6:.0f} MB), in {d}/data",
@@ -267,7 +275,7 @@ def main():
                      + " | ".join(str(reads[e.name].get(t, 0)) for t in TABLES) + " |")
     lines += ["", "Ratios of the other way round (how many times faster stmtc is): "
               + ", ".join(f"{e.name} {statistics.median(w for w, _, _ in results[e.name]) / base:.2f}× stmtc's wall"
-                          for e in engines[1:]), ""]
+                          for e in engines if e.name != "stmtc"), ""]
     lines.append("| query | stmtc rows | " + " | ".join(f"{n} rows / agrees" for n in checks) + " |")
     lines.append("|---|---:|" + "---|" * len(checks))
     ok = True
