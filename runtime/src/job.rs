@@ -41,9 +41,12 @@ pub struct Args {
     pub memory_budget: Option<u64>,
     pub explain: bool,
     pub help: bool,
+    /// `--profile`: each pipeline's wall time on stderr at the end.
+    pub profile: bool,
 }
 
-const USAGE: &str = "usage: JOB [--set TABLE.OPTION=VALUE]... [--quiet] [--threads N] [--explain]
+const USAGE: &str =
+    "usage: JOB [--set TABLE.OPTION=VALUE]... [--quiet] [--threads N] [--explain] [--profile]
 
   --set TABLE.OPTION=VALUE  override a connector option at run time
                             (e.g. --set orders.path=/data/orders.csv); a datagen
@@ -55,6 +58,8 @@ const USAGE: &str = "usage: JOB [--set TABLE.OPTION=VALUE]... [--quiet] [--threa
                             wait (e.g. 512mb; default 40% of physical memory);
                             beyond it they spill to temporary files (STMTC_SPILL_DIR)
   --explain                 print the plan this binary was compiled from
+  --profile                 print each pipeline's wall time to stderr at the end
+                            (the slowest first), for finding where a job's time goes
 ";
 
 /// Parses `args` (without the program name).
@@ -75,6 +80,7 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args> {
         match flag.as_str() {
             "--quiet" | "-q" => out.quiet = true,
             "--explain" => out.explain = true,
+            "--profile" => out.profile = true,
             "--help" | "-h" => out.help = true,
             "--threads" => {
                 let v = value("--threads")?;
@@ -228,6 +234,8 @@ pub struct Context {
     pub memory: std::sync::Arc<crate::ops::memory::MemoryPool>,
     /// Where spools spill; removed when the job ends.
     pub spill: Arc<crate::ops::spool::SpillDir>,
+    /// `--profile`: the wall time of each pipeline run so far, by index.
+    profile: Option<std::sync::Mutex<Vec<(usize, std::time::Duration)>>>,
 }
 
 impl Context {
@@ -278,7 +286,48 @@ impl Context {
             memory_budget: budget,
             memory: crate::ops::memory::MemoryPool::new(budget),
             spill: Arc::new(crate::ops::spool::SpillDir::new().with_budget(budget)),
+            profile: args.profile.then(Default::default),
         })
+    }
+
+    /// Runs pipeline `index` (the generated `task_<index>`), timing it
+    /// under `--profile`.
+    #[inline]
+    pub fn run_task(&self, index: usize, task: impl FnOnce() -> Result<()>) -> Result<()> {
+        let Some(times) = &self.profile else {
+            return task();
+        };
+        let started = std::time::Instant::now();
+        let result = task();
+        let took = started.elapsed();
+        times
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((index, took));
+        result
+    }
+
+    /// The `--profile` report: the pipelines that ran, slowest first, with
+    /// their wall time, share and description (`names[index]`).
+    pub fn profile_report(&self, names: &[&str]) -> Option<String> {
+        let times = self.profile.as_ref()?;
+        let mut times = times.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let total: f64 = times.iter().map(|(_, t)| t.as_secs_f64()).sum();
+        times.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut out = format!("pipelines by wall time ({total:.3} s in all):\n");
+        for (index, took) in times {
+            let secs = took.as_secs_f64();
+            let share = if total > 0.0 {
+                secs / total * 100.0
+            } else {
+                0.0
+            };
+            let name = names.get(index).copied().unwrap_or("");
+            out.push_str(&format!(
+                "{secs:9.3} s {share:5.1}%  pipeline {index}: {name}\n"
+            ));
+        }
+        Some(out)
     }
 
     /// The progress counter of a table the job reads.
@@ -467,11 +516,13 @@ fn now() -> Timestamp {
 
 /// The job binary's `main`: parses the command line, runs `run`, prints the
 /// summary, and maps failure to `error: ...` on stderr and exit 1.
-/// `memory_budget` is the job's own budget (`SET 'stmtc.memory-budget'`).
+/// `memory_budget` is the job's own budget (`SET 'stmtc.memory-budget'`);
+/// `pipelines` describes each pipeline by index (for `--profile`).
 pub fn main(
     plan: &str,
     tables: &[TableDecl],
     memory_budget: Option<u64>,
+    pipelines: &[&str],
     run: fn(&mut Context) -> Result<()>,
 ) -> ExitCode {
     crate::signals::watch();
@@ -500,6 +551,9 @@ pub fn main(
     let ticker = ctx.progress.start_ticker();
     let result = run(&mut ctx);
     drop(ticker);
+    if let Some(report) = ctx.profile_report(pipelines) {
+        eprint!("{report}");
+    }
     match result {
         Ok(()) => {
             ctx.progress.print_summary();

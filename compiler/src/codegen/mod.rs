@@ -412,6 +412,27 @@ impl Gen<'_> {
             .map(|(i, t)| self.task_fn(i, *t))
             .collect::<GenResult<Vec<_>>>()?;
         let run = self.run_fn(&tasks)?;
+        // What `--profile` calls each pipeline: its operator, cut short.
+        let pipelines = tasks.iter().map(|t| {
+            let what = match t {
+                Task::Scan(_) | Task::Values(_) => "read",
+                Task::AggregateResults(_) => "groups out",
+                Task::SortedRows(_) => "sorted rows out",
+                Task::UnmatchedBuildRows(_) => "unmatched build rows",
+                Task::SpoolReplay(_) => "spooled probe rows",
+                Task::PartitionedJoin(_) => "partitions from disk",
+            };
+            let text = &self.descriptions[t.node().index()];
+            let text = match text.char_indices().nth(90) {
+                Some((at, _)) => format!("{}...", &text[..at]),
+                None => text.clone(),
+            };
+            format!("{what}: {text}")
+        });
+        let pipelines = quote! {
+            #[doc = " Each pipeline's operator, for `--profile`."]
+            const PIPELINES: &[&str] = &[#(#pipelines),*];
+        };
         let tables = self.tables_decl();
         let budget = self.memory_budget()?;
         self.features = self.statics.features();
@@ -452,8 +473,10 @@ impl Gen<'_> {
 
             #budget
 
+            #pipelines
+
             fn main() -> std::process::ExitCode {
-                rt::job::main(PLAN, TABLES, MEMORY_BUDGET, run)
+                rt::job::main(PLAN, TABLES, MEMORY_BUDGET, PIPELINES, run)
             }
         };
         let mut tail = task_fns;

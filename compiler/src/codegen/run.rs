@@ -82,7 +82,7 @@ impl Gen<'_> {
         }
         for i in 0..reach.len() {
             let name = format_ident!("task_{}", i);
-            steps.push(quote!(#name(ctx, &mut st, &b, &staging)?;));
+            steps.push(quote!(ctx.run_task(#i, || #name(ctx, &mut st, &b, &staging))?;));
             for &(n, kind) in seals.get(&i).into_iter().flatten() {
                 steps.push(seal(n, kind));
             }

@@ -300,6 +300,7 @@ fn spools_joins_aggregates_and_sorts_spill_beyond_a_tiny_budget_and_clean_up() {
         "outer_join_where",
         "comma_join_snowflake",
         "subqueries",
+        "semi_anti_inequality",
         "tpch",
     ] {
         if let Err(e) = run_case_with(case, &work, 3, Some("1kb")) {
@@ -349,6 +350,59 @@ INSERT INTO o SELECT id, (SELECT amount FROM bonus WHERE emp_id = id) FROM emp;
     );
     let written = std::fs::read_dir(run_dir.join("out/o")).map_or(0, |d| d.count());
     assert_eq!(written, 0, "the failed job left files in its sink");
+}
+
+/// `--profile` prints every pipeline that ran once, slowest first, with its
+/// share of the time and what it runs; the job's outputs are the same.
+#[test]
+fn profile_lists_every_pipeline_once() {
+    let case = "semi_anti_inequality";
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-profile");
+    let binary = built()
+        .get(case)
+        .cloned()
+        .expect("a fixture")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let run_dir = work.join("run");
+    let _ = std::fs::remove_dir_all(&run_dir);
+    copy_dir(
+        &workspace().join("fixtures").join(case).join("data"),
+        &run_dir.join("data"),
+    );
+    let output = Command::new(&binary)
+        .args(["--quiet", "--profile"])
+        .current_dir(&run_dir)
+        .output()
+        .expect("the job runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let mut lines = stderr.lines();
+    assert!(
+        lines
+            .next()
+            .is_some_and(|l| l.starts_with("pipelines by wall time (")),
+        "{stderr}"
+    );
+    let mut seen = Vec::new();
+    let mut secs = Vec::new();
+    for line in lines {
+        let (time, rest) = line.trim_start().split_once(" s ").expect("a time");
+        secs.push(time.parse::<f64>().expect("seconds"));
+        let (_, pipeline) = rest.split_once("pipeline ").expect("a pipeline");
+        let (index, what) = pipeline.split_once(": ").expect("a description");
+        seen.push(index.parse::<usize>().expect("an index"));
+        assert!(
+            what.starts_with("read: Scan") || what.contains(": Join #"),
+            "{line}"
+        );
+    }
+    assert!(
+        secs.windows(2).all(|w| w[0] >= w[1]),
+        "slowest first:\n{stderr}"
+    );
+    seen.sort_unstable();
+    assert_eq!(seen, (0..seen.len()).collect::<Vec<_>>(), "{stderr}");
+    assert!(seen.len() >= 2, "{stderr}");
 }
 
 /// Part files are named as Flink names them: `part-<uuid>-task-<n>-file-<m>`
