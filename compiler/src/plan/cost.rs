@@ -103,7 +103,7 @@ pub(crate) fn unsized_sources(plan: &Plan, base: &Path) -> Vec<(String, String)>
         let ConnectorKind::Filesystem { path, .. } = &table.connector.kind else {
             continue;
         };
-        if path_size(&base.join(path)).is_none() && !out.iter().any(|(n, _)| *n == table.name) {
+        if !out.iter().any(|(n, _)| *n == table.name) && path_size(&base.join(path)).is_none() {
             out.push((table.name.clone(), path.clone()));
         }
     }

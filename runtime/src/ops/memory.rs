@@ -83,7 +83,7 @@ impl MemoryPool {
     /// wrote one file per row, a sort one run per row, at thousands of file
     /// creations a second). With it, what spills goes in pieces of at least
     /// this size, and the pool can exceed its limit by this much per
-    /// operator that holds rows.
+    /// operator and thread that holds rows.
     pub fn floor(&self) -> u64 {
         self.floor
     }
