@@ -41,7 +41,7 @@ pub struct Args {
     pub memory_budget: Option<u64>,
     pub explain: bool,
     pub help: bool,
-    /// `--profile`: each pipeline's wall time on stderr at the end.
+    /// `--profile`: each pipeline's wall and CPU time on stderr at the end.
     pub profile: bool,
 }
 
@@ -58,7 +58,7 @@ const USAGE: &str =
                             wait (e.g. 512mb; default 40% of physical memory);
                             beyond it they spill to temporary files (STMTC_SPILL_DIR)
   --explain                 print the plan this binary was compiled from
-  --profile                 print each pipeline's wall time to stderr at the end
+  --profile                 print each pipeline's wall and CPU time to stderr at the end
                             (the slowest first), for finding where a job's time goes
 ";
 
@@ -234,8 +234,9 @@ pub struct Context {
     pub memory: std::sync::Arc<crate::ops::memory::MemoryPool>,
     /// Where spools spill; removed when the job ends.
     pub spill: Arc<crate::ops::spool::SpillDir>,
-    /// `--profile`: the wall time of each pipeline run so far, by index.
-    profile: Option<std::sync::Mutex<Vec<(usize, std::time::Duration)>>>,
+    /// `--profile`: the wall and CPU time (seconds) of each pipeline run so
+    /// far, by index.
+    profile: Option<std::sync::Mutex<Vec<(usize, std::time::Duration, f64)>>>,
 }
 
 impl Context {
@@ -297,13 +298,14 @@ impl Context {
         let Some(times) = &self.profile else {
             return task();
         };
-        let started = std::time::Instant::now();
+        let (started, cpu) = (std::time::Instant::now(), cpu_seconds());
         let result = task();
         let took = started.elapsed();
+        let cpu = cpu_seconds() - cpu;
         times
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push((index, took));
+            .push((index, took, cpu));
         result
     }
 
@@ -312,10 +314,15 @@ impl Context {
     pub fn profile_report(&self, names: &[&str]) -> Option<String> {
         let times = self.profile.as_ref()?;
         let mut times = times.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        let total: f64 = times.iter().map(|(_, t)| t.as_secs_f64()).sum();
+        let total: f64 = times.iter().map(|(_, t, _)| t.as_secs_f64()).sum();
+        let total_cpu: f64 = times.iter().map(|(.., c)| c).sum();
         times.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        let mut out = format!("pipelines by wall time ({total:.3} s in all):\n");
-        for (index, took) in times {
+        let mut out = format!(
+            "pipelines by wall time ({total:.3} s in all, {total_cpu:.3} s of CPU time):\n\
+             {:>11} {:>6} {:>9} {:>6}\n",
+            "wall", "share", "CPU", "cores"
+        );
+        for (index, took, cpu) in times {
             let secs = took.as_secs_f64();
             let share = if total > 0.0 {
                 secs / total * 100.0
@@ -323,8 +330,10 @@ impl Context {
                 0.0
             };
             let name = names.get(index).copied().unwrap_or("");
+            // How many cores the pipeline kept busy on average.
+            let cores = if secs > 0.0 { cpu / secs } else { 0.0 };
             out.push_str(&format!(
-                "{secs:9.3} s {share:5.1}%  pipeline {index}: {name}\n"
+                "{secs:9.3} s {share:5.1}% {cpu:7.3} s {cores:6.2}  pipeline {index}: {name}\n"
             ));
         }
         Some(out)
@@ -512,6 +521,20 @@ fn now() -> Timestamp {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     Timestamp::from_millis(d.as_millis() as i64)
+}
+
+/// CPU time (user and system) the process has used so far, in seconds.
+fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage writes the struct it is given and nothing else.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut usage) != 0 {
+            return 0.0;
+        }
+        usage
+    };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
 }
 
 /// The job binary's `main`: parses the command line, runs `run`, prints the

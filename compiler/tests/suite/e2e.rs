@@ -383,11 +383,23 @@ fn profile_lists_every_pipeline_once() {
             .is_some_and(|l| l.starts_with("pipelines by wall time (")),
         "{stderr}"
     );
+    assert!(
+        lines
+            .next()
+            .is_some_and(|l| l.split_whitespace().eq(["wall", "share", "CPU", "cores"])),
+        "{stderr}"
+    );
     let mut seen = Vec::new();
     let mut secs = Vec::new();
     for line in lines {
         let (time, rest) = line.trim_start().split_once(" s ").expect("a time");
         secs.push(time.parse::<f64>().expect("seconds"));
+        // Share, CPU seconds and cores used are numbers too.
+        let fields: Vec<&str> = rest.split_whitespace().take(4).collect();
+        assert!(fields[0].ends_with('%') && fields[2] == "s", "{line}");
+        for n in [&fields[0][..fields[0].len() - 1], fields[1], fields[3]] {
+            assert!(n.parse::<f64>().is_ok_and(|n| n >= 0.0), "{line}");
+        }
         let (_, pipeline) = rest.split_once("pipeline ").expect("a pipeline");
         let (index, what) = pipeline.split_once(": ").expect("a description");
         seen.push(index.parse::<usize>().expect("an index"));
