@@ -595,10 +595,17 @@ impl Gen<'_> {
             drains,
         } = parts;
         let init = quote!(#(#inits)*);
+        // Each operator's fold is a step of its own (they touch disjoint
+        // fields), run on the job's threads: merging one large table no
+        // longer waits for the merge of another.
+        let steps = absorbs.iter().map(
+            |a| quote!(Box::new(|| -> rt::Result<()> { #a Ok(()) }) as rt::ops::parallel::Step<'_>),
+        );
+        let steps = quote!(rt::ops::parallel::run_steps(ctx.threads, vec![#(#steps),*])?;);
         let absorb = if drains.is_empty() {
-            quote!(#(#absorbs)*)
+            steps
         } else {
-            quote!(self.drain()?; o.drain()?; #(#absorbs)*)
+            quote!(self.drain()?; o.drain()?; #steps)
         };
         let [ctx, staging, b, thread, pipeline] =
             ["ctx", "staging", "b", "thread", "pipeline"].map(|p| param(&init, p));

@@ -73,6 +73,36 @@ where
     Ok(states)
 }
 
+/// One of several independent steps, such as folding one operator's state
+/// of a finished thread into the job's (`State::absorb` in a generated job).
+pub type Step<'a> = Box<dyn FnOnce() -> Result<()> + Send + 'a>;
+
+/// Runs independent `steps` on up to `threads` threads, each once, handed
+/// out in order; returns the error of the earliest step that failed (later
+/// steps are then skipped, as in a serial run). With one thread, or one
+/// step, it is a serial loop on the calling thread.
+///
+/// A pipeline's end folds each thread's hash tables into the job's: each
+/// merge is one thread's work, but the tables are independent, so two
+/// merges of large tables run on two cores instead of one after the other.
+pub fn run_steps(threads: usize, steps: Vec<Step<'_>>) -> Result<()> {
+    if threads <= 1 || steps.len() <= 1 {
+        return steps.into_iter().try_for_each(|step| step());
+    }
+    let steps: Vec<Mutex<Option<Step<'_>>>> =
+        steps.into_iter().map(|s| Mutex::new(Some(s))).collect();
+    for_each_parallel(
+        &steps,
+        threads,
+        |_| (),
+        |_, _, step| {
+            let step = step.lock().unwrap_or_else(|p| p.into_inner()).take();
+            step.map_or(Ok(()), |step| step())
+        },
+    )?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,5 +135,38 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.message(), "item 10");
+    }
+
+    /// Every step runs once, each on its own part of the data; the first
+    /// failing step's error wins, on one thread or several.
+    #[test]
+    fn steps_run_once_each_and_the_earliest_error_wins() {
+        for threads in [1, 2, 4] {
+            let mut parts = vec![0u64; 9];
+            let steps: Vec<Step<'_>> = parts
+                .iter_mut()
+                .enumerate()
+                .map(|(i, p)| -> Step<'_> {
+                    Box::new(move || {
+                        *p += i as u64 + 1;
+                        Ok(())
+                    })
+                })
+                .collect();
+            run_steps(threads, steps).unwrap();
+            assert_eq!(parts, (1..=9).collect::<Vec<u64>>(), "{threads} threads");
+            let steps: Vec<Step<'_>> = (0..9)
+                .map(|i| -> Step<'_> {
+                    Box::new(move || {
+                        if i >= 3 {
+                            Err(Error::new(format!("step {i}")))
+                        } else {
+                            Ok(())
+                        }
+                    })
+                })
+                .collect();
+            assert_eq!(run_steps(threads, steps).unwrap_err().message(), "step 3");
+        }
     }
 }
