@@ -598,10 +598,19 @@ impl Gen<'_> {
         // Each operator's fold is a step of its own (they touch disjoint
         // fields), run on the job's threads: merging one large table no
         // longer waits for the merge of another.
-        let steps = absorbs.iter().map(
-            |a| quote!(Box::new(|| -> rt::Result<()> { #a Ok(()) }) as rt::ops::parallel::Step<'_>),
-        );
-        let steps = quote!(rt::ops::parallel::run_steps(ctx.threads, vec![#(#steps),*])?;);
+        // A lone fold runs inline. The steps are an array (not `vec!`) so
+        // the emitted code stays formatted: rustfmt leaves macros alone.
+        let steps = if absorbs.len() <= 1 {
+            quote!(#(#absorbs)*)
+        } else {
+            let count = absorbs.len();
+            quote! {
+                let steps: [rt::ops::parallel::Step<'_>; #count] = [
+                    #(Box::new(|| -> rt::Result<()> { #absorbs Ok(()) })),*
+                ];
+                rt::ops::parallel::run_steps(ctx.threads, steps)?;
+            }
+        };
         let absorb = if drains.is_empty() {
             steps
         } else {

@@ -85,11 +85,12 @@ pub type Step<'a> = Box<dyn FnOnce() -> Result<()> + Send + 'a>;
 /// A pipeline's end folds each thread's hash tables into the job's: each
 /// merge is one thread's work, but the tables are independent, so two
 /// merges of large tables run on two cores instead of one after the other.
-pub fn run_steps(threads: usize, steps: Vec<Step<'_>>) -> Result<()> {
+pub fn run_steps<'a>(threads: usize, steps: impl IntoIterator<Item = Step<'a>>) -> Result<()> {
+    let steps: Vec<Step<'a>> = steps.into_iter().collect();
     if threads <= 1 || steps.len() <= 1 {
         return steps.into_iter().try_for_each(|step| step());
     }
-    let steps: Vec<Mutex<Option<Step<'_>>>> =
+    let steps: Vec<Mutex<Option<Step<'a>>>> =
         steps.into_iter().map(|s| Mutex::new(Some(s))).collect();
     for_each_parallel(
         &steps,
