@@ -16,6 +16,7 @@ mod merge_calcs;
 mod predicate_pushdown;
 mod projection_into_aggregate;
 mod projection_pruning;
+mod semi_join_reduction;
 mod subexpression_reuse;
 mod top_n;
 
@@ -56,6 +57,10 @@ pub(crate) const PASSES: &[Pass] = &[
     Pass {
         name: "aggregate_join_transpose",
         run: aggregate_join_transpose::run,
+    },
+    Pass {
+        name: "semi_join_reduction",
+        run: semi_join_reduction::run,
     },
     Pass {
         name: "identity_calc",
