@@ -301,6 +301,15 @@ fn lift(plan: &mut Plan, id: NodeId, memo: &mut HashMap<NodeId, Lifted>) -> Lift
             };
             let (l, lk) = side(plan, *left, left_keys, lift_left);
             let (r, rk) = side(plan, *right, right_keys, lift_right);
+            // An inner join is the same join with its sides swapped (the
+            // join order builds the side it estimates smaller, and equal
+            // estimates keep the written order): twins must meet whichever
+            // side each INSERT built, so the base is oriented by its
+            // unfiltered sides alone: the larger one probes (left), the
+            // smaller one is built, the lower node left on a tie.
+            if *kind == JoinKind::Inner && probes_first(plan, r.base, l.base) {
+                return swapped(plan, id, memo, &node, (r, rk), (l, lk));
+            }
             let (ln, rn) = match kind {
                 JoinKind::Inner | JoinKind::Semi | JoinKind::Anti => (false, false),
                 JoinKind::Left => (false, true),
@@ -355,6 +364,56 @@ fn lift(plan: &mut Plan, id: NodeId, memo: &mut HashMap<NodeId, Lifted>) -> Lift
         }
         _ => leaf(plan, id),
     };
+    memo.insert(id, lifted.clone());
+    lifted
+}
+
+/// Whether base `a` belongs on the probe (left) side of a join with `b`:
+/// more estimated rows, or as many (or unknown) and a lower node.
+fn probes_first(plan: &Plan, a: NodeId, b: NodeId) -> bool {
+    let rows = estimate_rows(plan, plan.base_dir.as_deref());
+    match (rows[a.index()], rows[b.index()]) {
+        (Some(x), Some(y)) if x != y => x > y,
+        _ => a < b,
+    }
+}
+
+/// The lifted form of inner join `node` whose sides `l` and `r` (lifted,
+/// with their keys as base columns) are swapped in the base: the base is
+/// `r ⋈ l`, and the projection puts `node`'s own columns (left then right)
+/// back in place.
+fn swapped(
+    plan: &mut Plan,
+    id: NodeId,
+    memo: &mut HashMap<NodeId, Lifted>,
+    node: &super::Node,
+    (r, rk): (Lifted, Vec<usize>),
+    (l, lk): (Lifted, Vec<usize>),
+) -> Lifted {
+    let NodeKind::Join { residual, .. } = &node.kind else {
+        unreachable!("swapped() is called for joins only")
+    };
+    let mut schema: Vec<Field> = plan.node(r.base).schema.to_vec();
+    let ra = schema.len();
+    schema.extend(plan.node(l.base).schema.iter().cloned());
+    let mut proj: Vec<Expr> = l.proj.iter().map(|e| shift(e.clone(), ra)).collect();
+    proj.extend(r.proj);
+    let residual = residual.clone().map(|e| substitute(e, &proj));
+    let mut filter = r.filter;
+    filter.extend(l.filter.into_iter().map(|e| shift(e, ra)));
+    let base = plan.intern(
+        NodeKind::Join {
+            kind: JoinKind::Inner,
+            left: r.base,
+            right: l.base,
+            left_keys: rk,
+            right_keys: lk,
+            residual,
+        },
+        schema,
+        &node.provenance,
+    );
+    let lifted = Lifted { base, filter, proj };
     memo.insert(id, lifted.clone());
     lifted
 }
@@ -627,6 +686,21 @@ mod tests {
             plan.contains("where=[(x > 0)]") && plan.contains("where=[(x < 100)]"),
             "{plan}"
         );
+    }
+
+    #[test]
+    fn twins_that_build_opposite_sides_share_one_join() {
+        // The first INSERT's filter makes `o` the smaller side (built), the
+        // second's makes `u` smaller: the same join with its sides swapped.
+        let plan = optimized_text(&job(1_000_000, 1_000_000, "o.x > 0", "u.city <> 'x'"));
+        assert_eq!(joins(&plan), 1, "{plan}");
+        assert!(plan.contains("shared=[a, b]"), "{plan}");
+        // The shared join builds the side with fewer rows (here `o`).
+        let plan = optimized_text(&job(1_000_000, 2_000_000, "o.x > 0", "u.city <> 'x'"));
+        assert_eq!(joins(&plan), 1, "{plan}");
+        let join = &plan[plan.find("Join #").expect("a join")..];
+        let (u, o) = (join.find(" u [datagen]"), join.find(" o [datagen]"));
+        assert!(u.is_some() && o.is_some() && u < o, "{plan}");
     }
 
     #[test]
