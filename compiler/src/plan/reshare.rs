@@ -597,7 +597,7 @@ fn row_width(schema: &[Field]) -> f64 {
 /// with a filtered dimension table outputs fewer rows than its fact side.
 /// `estimate_rows` takes the larger input instead, which is what `explain`
 /// shows and the scheduler uses; for comparing plans the difference counts.
-fn join_aware_rows(plan: &Plan) -> Option<Vec<(f64, f64)>> {
+pub(crate) fn join_aware_rows(plan: &Plan) -> Option<Vec<(f64, f64)>> {
     let plain = estimate_rows(plan, plan.base_dir.as_deref());
     let mut out: Vec<(f64, f64)> = Vec::with_capacity(plan.nodes.len());
     for (i, node) in plan.nodes.iter().enumerate() {

@@ -28,8 +28,15 @@
 //!   aggregate's input (a small table to probe, a good chance of dropping
 //!   rows); where sizes are unknown, the plan stays as it is.
 //!
-//! Flink does not make this rewrite; it changes no result, only how much
-//! work the aggregate does.
+//! The same reasoning reduces a join's side whose rows would wait: in q17
+//! the lineitem rows compared with the averages wait (spooled) until the
+//! averages are complete, yet only those of the brand's parts can match.
+//! Each key the other side carries is a key of the filtered part table
+//! under it, so the waiting side is first semi-joined with that table
+//! (`reduce_by_key_source`).
+//!
+//! Flink does not make these rewrites; they change no result, only how
+//! much work the aggregate does and how many rows wait.
 
 use crate::ir::JoinKind;
 use crate::plan::cost::estimate_rows;
@@ -37,6 +44,7 @@ use crate::plan::{keep, rebuild, NodeId, NodeKind, Plan};
 
 pub(crate) fn run(plan: &Plan) -> Option<Plan> {
     let rows = estimate_rows(plan, plan.base_dir.as_deref());
+    let fractions = crate::plan::reshare::join_aware_rows(plan);
     let consumers = plan.consumer_counts();
     let mut next = plan.clone();
     let mut changed = false;
@@ -66,6 +74,21 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                 (side, side_keys),
                 (other, other_keys),
             ) else {
+                // Or the side itself, by a table under the other side.
+                if let Some(reduced) = reduce_by_key_source(
+                    plan,
+                    &mut next,
+                    (&rows, fractions.as_deref()),
+                    (side, side_keys),
+                    (other, other_keys),
+                ) {
+                    let NodeKind::Join { left, right, .. } = &mut next.nodes[j].kind else {
+                        unreachable!("node {j} is a join")
+                    };
+                    *(if *left == side { left } else { right }) = reduced;
+                    changed = true;
+                    break;
+                }
                 continue;
             };
             // The aggregate's one consumer (the join or the Calc) reads the
@@ -151,7 +174,9 @@ fn reduce(
             return None;
         }
     }
-    let (Some(other_rows), Some(input_rows)) = (rows[other.index()], rows[input.index()]) else {
+    // Nodes added by an earlier rewrite in this round have no estimate.
+    let estimate = |n: NodeId| rows.get(n.index()).copied().flatten();
+    let (Some(other_rows), Some(input_rows)) = (estimate(other), estimate(input)) else {
         return None;
     };
     if other_rows * 2.0 > input_rows {
@@ -189,21 +214,185 @@ fn reduce(
     Some((aggregate, reduced))
 }
 
-/// The source tables `node` reads, transitively.
-fn sources(plan: &Plan, node: NodeId) -> Vec<crate::ir::TableId> {
+/// `side` semi-joined with a selective table under `other` that holds
+/// every key `other` can carry, when the rewrite applies and pays:
+///
+/// ```text
+/// lineitem ⋈ (AVG(l_quantity) by l_partkey ⋈ part of one brand)      (q17)
+/// ```
+///
+/// The right side reads lineitem too, so it is complete only after the
+/// scan, and every lineitem row waits for it (spooled). Its `p_partkey`
+/// values are among the filtered part's: lineitem rows of other parts can
+/// be dropped as they are read, by a semi join with that part table, and
+/// only the rows of the brand's parts wait. It fires when:
+/// - `other` reads the largest source `side` reads (so `side`'s rows
+///   stream before `other` is complete; otherwise the join itself drops
+///   them as early);
+/// - the table reads no source `side` reads (it is complete first);
+/// - its filters keep at most half of its unfiltered rows (else it drops
+///   few of `side`'s), and it is estimated at most half of `side`'s rows.
+fn reduce_by_key_source(
+    plan: &Plan,
+    next: &mut Plan,
+    (rows, fractions): (&[Option<f64>], Option<&[(f64, f64)]>),
+    (side, side_keys): (NodeId, &[usize]),
+    (other, other_keys): (NodeId, &[usize]),
+) -> Option<NodeId> {
+    let fractions = fractions?;
+    // Already reduced (the pass runs to a fixpoint).
+    if matches!(
+        plan.node(side).kind,
+        NodeKind::Join {
+            kind: JoinKind::Semi,
+            ..
+        }
+    ) {
+        return None;
+    }
+    let ours = sources(plan, side);
+    let streamed = scans(plan, side)
+        .into_iter()
+        .filter_map(|s| Some((rows[s.index()]?, s)))
+        .max_by(|a, b| a.0.total_cmp(&b.0))?
+        .1;
+    if !scans(plan, other).contains(&streamed) {
+        return None;
+    }
+    let side_rows = rows[side.index()]?;
+    let mut candidates = Vec::new();
+    key_sources(plan, other, other_keys.to_vec(), 0, &mut candidates);
+    let side_schema = &plan.node(side).schema;
+    let (table, keys) = candidates
+        .into_iter()
+        .filter(|(t, keys)| {
+            let (t_rows, kept) = fractions[t.index()];
+            *t != other
+                && kept <= 0.5
+                && t_rows * 2.0 <= side_rows
+                && keys
+                    .iter()
+                    .zip(side_keys)
+                    .all(|(&k, &s)| plan.node(*t).schema[k].ty.kind == side_schema[s].ty.kind)
+                && !sources(plan, *t).iter().any(|s| ours.contains(s))
+        })
+        .min_by(|a, b| {
+            let (a, b) = (fractions[a.0.index()], fractions[b.0.index()]);
+            a.1.total_cmp(&b.1).then(a.0.total_cmp(&b.0))
+        })?;
+    let schema = plan.node(side).schema.clone();
+    let provenance = plan.node(side).provenance.clone();
+    Some(next.intern(
+        NodeKind::Join {
+            kind: JoinKind::Semi,
+            left: side,
+            right: table,
+            left_keys: side_keys.to_vec(),
+            right_keys: keys,
+            residual: None,
+        },
+        schema,
+        &provenance,
+    ))
+}
+
+/// Nodes at or under `node` whose `cols` hold every value `node`'s `keys`
+/// columns can have (a filter, an inner or semi join, a GROUP BY only drop
+/// or repeat values), each with those columns; pushed onto `out`.
+fn key_sources(
+    plan: &Plan,
+    node: NodeId,
+    keys: Vec<usize>,
+    depth: usize,
+    out: &mut Vec<(NodeId, Vec<usize>)>,
+) {
+    out.push((node, keys.clone()));
+    // Bounded: each join below may add two paths.
+    if depth >= 16 || out.len() >= 256 {
+        return;
+    }
+    match &plan.node(node).kind {
+        NodeKind::Calc {
+            input, projections, ..
+        } => {
+            let below = keys.iter().map(|&k| match projections[k].kind {
+                crate::ir::ExprKind::Column(c) => Some(c),
+                _ => None,
+            });
+            if let Some(below) = below.collect() {
+                key_sources(plan, *input, below, depth + 1, out);
+            }
+        }
+        NodeKind::Aggregate { input, group, .. } => {
+            if let Some(below) = keys.iter().map(|&k| group.get(k).copied()).collect() {
+                key_sources(plan, *input, below, depth + 1, out);
+            }
+        }
+        NodeKind::Join {
+            kind: kind @ (JoinKind::Inner | JoinKind::Semi),
+            left,
+            right,
+            left_keys,
+            right_keys,
+            ..
+        } => {
+            let width = plan.node(*left).schema.len();
+            // A key column of one side equals the other side's key.
+            let on_left = keys.iter().map(|&k| {
+                if k < width {
+                    Some(k)
+                } else {
+                    let i = right_keys.iter().position(|&r| r == k - width)?;
+                    Some(left_keys[i])
+                }
+            });
+            if let Some(below) = on_left.collect() {
+                key_sources(plan, *left, below, depth + 1, out);
+            }
+            let on_right = keys.iter().map(|&k| {
+                if k >= width && *kind == JoinKind::Inner {
+                    Some(k - width)
+                } else if k < width {
+                    let i = left_keys.iter().position(|&l| l == k)?;
+                    Some(right_keys[i])
+                } else {
+                    None
+                }
+            });
+            if let Some(below) = on_right.collect() {
+                key_sources(plan, *right, below, depth + 1, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The scans at or under `node`.
+fn scans(plan: &Plan, node: NodeId) -> Vec<NodeId> {
     let mut stack = vec![node];
     let mut seen = vec![false; plan.nodes.len()];
-    let mut tables = Vec::new();
+    let mut found = Vec::new();
     while let Some(n) = stack.pop() {
         if std::mem::replace(&mut seen[n.index()], true) {
             continue;
         }
         match &plan.node(n).kind {
-            NodeKind::Scan { table, .. } => tables.push(*table),
+            NodeKind::Scan { .. } => found.push(n),
             kind => stack.extend(kind.inputs()),
         }
     }
-    tables
+    found
+}
+
+/// The source tables `node` reads, transitively.
+fn sources(plan: &Plan, node: NodeId) -> Vec<crate::ir::TableId> {
+    scans(plan, node)
+        .into_iter()
+        .map(|s| match plan.node(s).kind {
+            NodeKind::Scan { table, .. } => table,
+            _ => unreachable!("scans() returns scans"),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -287,5 +476,49 @@ Sink #7 out_t [blackhole] INSERT INTO
         for text in [big, shared, same_source, left] {
             assert!(!text.contains(" semi "), "{text}");
         }
+    }
+
+    /// TPC-H q17's shape: lineitem joined with the per-part averages of the
+    /// parts `part_filter` keeps, which read lineitem too.
+    fn q17(part_filter: &str) -> String {
+        optimized_text(&format!(
+            "SET 'execution.runtime-mode' = 'batch';
+             CREATE TABLE lineitem (l_partkey BIGINT, l_quantity DOUBLE, l_price DOUBLE)
+               WITH ('connector' = 'datagen', 'number-of-rows' = '1000000');
+             CREATE TABLE part (p_partkey BIGINT, p_brand STRING)
+               WITH ('connector' = 'datagen', 'number-of-rows' = '1000');
+             CREATE TABLE out_t (s DOUBLE) WITH ('connector' = 'blackhole');
+             INSERT INTO out_t SELECT SUM(l.l_price) FROM lineitem AS l, part AS p
+               WHERE p.p_partkey = l.l_partkey {part_filter}
+                 AND l.l_quantity < (SELECT 0.2 * AVG(l_quantity) FROM lineitem
+                                     WHERE l_partkey = p.p_partkey);"
+        ))
+    }
+
+    #[test]
+    fn rows_waiting_for_a_join_are_first_reduced_by_its_filtered_keys() {
+        let text = q17("AND p.p_brand = 'Brand#23'");
+        // The lineitem rows that wait for the averages are only those of
+        // the brand's parts: the outer join's lineitem side is a semi join
+        // with the filtered parts, which the aggregate's input shares.
+        let outer = text.find("Join #").expect("a join");
+        let below = &text[outer..];
+        let first_input = below.lines().nth(1).expect("an input");
+        assert!(
+            first_input.contains("Join #")
+                && first_input.contains(" semi on=[l_partkey = p_partkey]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Join #") && text.matches(" semi ").count() == 1,
+            "{text}"
+        );
+        assert!(text.contains("(reused, see above)"), "{text}");
+        // Without the filter, every lineitem row has its part: no semi join
+        // on the outer side (the aggregate is still reduced by the parts).
+        let text = q17("");
+        let outer = text.find("Join #").expect("a join");
+        let first_input = text[outer..].lines().nth(1).expect("an input");
+        assert!(!first_input.contains(" semi "), "{text}");
     }
 }
