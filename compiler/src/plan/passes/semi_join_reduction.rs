@@ -78,7 +78,8 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                 if let Some(reduced) = reduce_by_key_source(
                     plan,
                     &mut next,
-                    (&rows, fractions.as_deref()),
+                    &rows,
+                    fractions.as_deref(),
                     (side, side_keys),
                     (other, other_keys),
                 ) {
@@ -235,7 +236,8 @@ fn reduce(
 fn reduce_by_key_source(
     plan: &Plan,
     next: &mut Plan,
-    (rows, fractions): (&[Option<f64>], Option<&[(f64, f64)]>),
+    rows: &[Option<f64>],
+    fractions: Option<&[(f64, f64)]>,
     (side, side_keys): (NodeId, &[usize]),
     (other, other_keys): (NodeId, &[usize]),
 ) -> Option<NodeId> {
