@@ -17,7 +17,10 @@
 //! cycle, or of the joins above it whose probe every row on the cycle
 //! passes, the one whose probe input is estimated smallest in bytes (the
 //! rows that wait, times the width of their live columns); among equals a
-//! join on the cycle, then the first in plan order.
+//! join on the cycle, then the first in plan order. Once an order exists,
+//! each spool is dropped again, the largest first, if an order still
+//! exists without it: a spool chosen early may sit on cycles that later
+//! ones broke.
 //!
 //! Every join also has a task that runs after all of its probe rows have
 //! arrived: when the build side went beyond the memory budget and was
@@ -36,32 +39,68 @@ impl Gen<'_> {
     /// ready, spooling join probes where a cycle would need it (fills
     /// `self.spooled`).
     pub(super) fn schedule(&mut self) -> GenResult<Vec<Task>> {
-        loop {
-            let tasks = self.tasks();
-            let reach: Vec<BTreeSet<(NodeId, usize)>> =
-                tasks.iter().map(|t| self.reached_edges(*t)).collect();
-            // Edge -> the tasks whose rows reach it (in task order).
-            let mut reachers: BTreeMap<(NodeId, usize), Vec<usize>> = BTreeMap::new();
-            for (a, r) in reach.iter().enumerate() {
-                for &e in r {
-                    reachers.entry(e).or_default().push(a);
-                }
-            }
-            let needs: Vec<Vec<usize>> = (0..tasks.len())
-                .map(|b| self.needs(&tasks, &reach, &reachers, b))
-                .collect();
-            if let Some(join) = self.join_on_cycle(&reachers, &needs) {
-                self.spooled.insert(join);
-                continue;
-            }
-            let order = topological(&needs).map_err(|cyclic| {
-                format!(
-                    "internal: no pipeline order exists around {}",
-                    self.descriptions[tasks[cyclic].node().index()]
-                )
-            })?;
-            return Ok(order.into_iter().map(|i| tasks[i]).collect());
+        let mut chosen = Vec::new();
+        while let Some(join) = self.analyse().2 {
+            self.spooled.insert(join);
+            chosen.push(join);
         }
+        // Spools are chosen one cycle at a time, so one chosen early can
+        // be needless once later ones broke the cycles it was on (TPC-H
+        // q10's lineitem rows waited for a build the orders scan makes,
+        // on a cycle through q12's join that its own spool broke later).
+        // Each is dropped again, the largest first, where an order exists
+        // without it.
+        let mut chosen: Vec<(f64, NodeId)> = {
+            let waiting = self.waiting_bytes();
+            let probe = |join: NodeId| match self.plan.node(join).kind {
+                NodeKind::Join { left, .. } => waiting(left),
+                _ => 0.0,
+            };
+            chosen.into_iter().map(|j| (probe(j), j)).collect()
+        };
+        chosen.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (_, join) in chosen {
+            self.spooled.remove(&join);
+            let (_, needs, cycle) = self.analyse();
+            if cycle.is_some() || topological(&needs).is_err() {
+                self.spooled.insert(join);
+            }
+        }
+        let (tasks, needs, _) = self.analyse();
+        let order = topological(&needs).map_err(|cyclic| {
+            format!(
+                "internal: no pipeline order exists around {}",
+                self.descriptions[tasks[cyclic].node().index()]
+            )
+        })?;
+        Ok(order.into_iter().map(|i| tasks[i]).collect())
+    }
+
+    /// The tasks with the spools chosen so far, the tasks each must run
+    /// after, and a join whose probe must still be spooled, if any.
+    fn analyse(&self) -> (Vec<Task>, Vec<Vec<usize>>, Option<NodeId>) {
+        let tasks = self.tasks();
+        let reach: Vec<BTreeSet<(NodeId, usize)>> =
+            tasks.iter().map(|t| self.reached_edges(*t)).collect();
+        // Edge -> the tasks whose rows reach it (in task order).
+        let mut reachers: BTreeMap<(NodeId, usize), Vec<usize>> = BTreeMap::new();
+        for (a, r) in reach.iter().enumerate() {
+            for &e in r {
+                reachers.entry(e).or_default().push(a);
+            }
+        }
+        let needs: Vec<Vec<usize>> = (0..tasks.len())
+            .map(|b| self.needs(&tasks, &reach, &reachers, b))
+            .collect();
+        let cycle = self.join_on_cycle(&reachers, &needs);
+        (tasks, needs, cycle)
+    }
+
+    /// Estimated bytes of the rows of a join's probe input that wait when
+    /// the join is spooled: its rows times the width of their live columns.
+    fn waiting_bytes(&self) -> impl Fn(NodeId) -> f64 + '_ {
+        let rows = crate::plan::cost::estimate_rows(self.plan, self.plan.base_dir.as_deref());
+        move |input: NodeId| rows[input.index()].unwrap_or(f64::INFINITY) * self.row_bytes(input)
     }
 
     /// Every pipeline source of the plan, in node order.
@@ -165,9 +204,7 @@ impl Gen<'_> {
                 })
                 .contains(&p)
         };
-        let rows = crate::plan::cost::estimate_rows(self.plan, self.plan.base_dir.as_deref());
-        let waiting =
-            |left: NodeId| rows[left.index()].unwrap_or(f64::INFINITY) * self.row_bytes(left);
+        let waiting = self.waiting_bytes();
         // (bytes waiting, spooled above the cyclic join, join to spool)
         let mut cyclic = Vec::new();
         for (i, node) in self.plan.nodes.iter().enumerate() {
@@ -387,5 +424,46 @@ mod tests {
             INSERT INTO k SELECT d.n1, d.n2, d.n3, d.n4, f.a, f.q FROM f JOIN d ON f.a = d.id
             WHERE f.a IN (SELECT a FROM f GROUP BY a HAVING SUM(q) > 10);";
         assert_eq!(spools(sql), vec!["R0".to_string()]);
+    }
+
+    /// The joins whose probe rows the program of `sql` spools.
+    fn spooled_joins(sql: &str) -> Vec<String> {
+        let file = crate::diagnostics::SourceFile::new("job.sql", sql);
+        let job = crate::compile(file, &crate::RuntimeLocation::Vendored, None, None)
+            .unwrap_or_else(|e| panic!("{:?}", e.diagnostics));
+        let main = &job
+            .files
+            .iter()
+            .find(|(p, _)| p.ends_with("main.rs"))
+            .expect("a main.rs")
+            .1;
+        main.lines()
+            .filter_map(|l| l.trim().strip_prefix("/// Probe rows of "))
+            .filter(|l| l.ends_with(" waiting for its build side"))
+            .map(|l| l.split(' ').next().expect("a node").to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_spool_that_later_spools_made_needless_is_dropped() {
+        // o's scan builds the sides that l's rows probe in k2 (#9) and k4
+        // (#14); l's scan builds the side o's rows probe in k1 (#4). Both
+        // #9 and #14 close a cycle with #4. #9's waiting rows are the
+        // fewest, so it is spooled first; the cycle through #14 remains,
+        // and #4 (fewer bytes than #14) is spooled next, which breaks both
+        // cycles: #9's spool is needless then, and dropped.
+        let sql = "
+            SET 'execution.runtime-mode' = 'batch';
+            CREATE TABLE o (id BIGINT, x INT, y INT, w BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '1000000');
+            CREATE TABLE l (oid BIGINT, a INT, b INT, c INT, s1 STRING, s2 STRING, s3 STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '4000000');
+            CREATE TABLE k1 (id BIGINT, w BIGINT) WITH ('connector' = 'blackhole');
+            CREATE TABLE k2 (oid BIGINT) WITH ('connector' = 'blackhole');
+            CREATE TABLE k4 (oid BIGINT, s1 STRING, s2 STRING, s3 STRING) WITH ('connector' = 'blackhole');
+            INSERT INTO k1 SELECT o.id, o.w FROM o JOIN (SELECT * FROM l WHERE a = 1 AND c = 2) f ON o.id = f.oid;
+            INSERT INTO k2 SELECT f.oid FROM (SELECT * FROM l WHERE a = 3 AND c = 4) f
+              JOIN (SELECT * FROM o WHERE x = 1 AND y = 2) g ON f.oid = g.id;
+            INSERT INTO k4 SELECT f.oid, f.s1, f.s2, f.s3 FROM (SELECT * FROM l WHERE b > 3) f
+              JOIN (SELECT * FROM o WHERE x = 3 AND y = 4) g ON f.oid = g.id;";
+        assert_eq!(spooled_joins(sql), vec!["#4".to_string()]);
     }
 }
