@@ -330,13 +330,14 @@ fn transpose(
     };
 
     // The new join probes with the sibling's groups and builds on the
-    // dimension side, whichever side each was on: the generated code builds a
-    // join's right input first, and the sibling's groups exist only once its
-    // whole input is read. A dimension side computed from the sibling itself
-    // could then never be built first.
-    if depends_on(plan, s.dim, sibling) {
-        return None;
-    }
+    // dimension side, whichever side each was on (the generated code builds
+    // a join's right input). Where the dimension side is computed from the
+    // sibling itself (TPC-H q18: orders semi-joined with the lineitem sums
+    // over 300, joined with lineitem and summed again per order), the
+    // groups exist only after the whole input is read, and so does the
+    // dimension side: the schedule keeps the groups (spooled) until the
+    // build is complete, which holds one row per key where the row-by-row
+    // join held every input row.
     let dim_schema = plan.node(s.dim).schema.clone();
     let (s_off, d_off) = (0, sibling_schema.len());
     let left_keys: Vec<usize> = s
@@ -506,21 +507,6 @@ fn transpose(
     ))
 }
 
-/// Whether `node` reads (transitively) the output of `ancestor`.
-fn depends_on(plan: &Plan, node: NodeId, ancestor: NodeId) -> bool {
-    let mut stack = vec![node];
-    let mut seen = vec![false; plan.nodes.len()];
-    while let Some(n) = stack.pop() {
-        if n == ancestor {
-            return true;
-        }
-        if !std::mem::replace(&mut seen[n.index()], true) {
-            stack.extend(plan.node(n).kind.inputs());
-        }
-    }
-    false
-}
-
 /// SUM over partial sums gives the row-by-row result: integers wrap the same
 /// way, DECIMAL is exact, DOUBLE differs at most in rounding order. (FLOAT
 /// sums are kept in f64 and rounded once; summing rounded partials is not
@@ -661,6 +647,48 @@ Sink #10 per_city [blackhole] INSERT INTO
                +- Calc #3 select=[k, EXPR$1, EXPR$2, EXPR$3]
                   +- Aggregate #1 (reused, see above)
                +- Scan #4 u [datagen] read=[id, age, city]",
+        );
+    }
+
+    #[test]
+    fn a_dimension_side_built_from_the_per_key_aggregate_still_reads_its_groups() {
+        // TPC-H q18's shape: the keys whose sum is over 300 select the
+        // orders, which are joined with the line items and summed again per
+        // order. The join reads the per-key sums (one row per key) instead
+        // of every line item; the schedule spools those groups until the
+        // orders they select are built.
+        let sql = "
+            SET 'execution.runtime-mode' = 'batch';
+            CREATE TABLE l (k BIGINT, q DOUBLE) WITH ('connector' = 'datagen', 'number-of-rows' = '1000');
+            CREATE TABLE o (id BIGINT, total DOUBLE) WITH ('connector' = 'datagen', 'number-of-rows' = '100');
+            CREATE TABLE s (id BIGINT, total DOUBLE, q DOUBLE) WITH ('connector' = 'blackhole');
+            INSERT INTO s SELECT o.id, o.total, SUM(l.q) FROM o, l
+            WHERE o.id IN (SELECT k FROM l GROUP BY k HAVING SUM(q) > 300) AND o.id = l.k
+            GROUP BY o.id, o.total;";
+        let plan = crate::plan::passes::test_support::optimized_text(sql);
+        let join = &plan[plan.find("Join #").expect("a join")..];
+        let probe = join.lines().nth(1).expect("the probe side");
+        assert!(
+            probe.contains("Aggregate #") && probe.contains("SUM(q)"),
+            "{plan}"
+        );
+        assert!(
+            plan.contains("SUM(EXPR$1)") || plan.contains("SUM($arg"),
+            "{plan}"
+        );
+        // And the job builds: the groups wait for the build they select.
+        let file = crate::diagnostics::SourceFile::new("job.sql", sql);
+        let job = crate::compile(file, &crate::RuntimeLocation::Vendored, None, None)
+            .unwrap_or_else(|e| panic!("{:?}", e.diagnostics));
+        let main = &job
+            .files
+            .iter()
+            .find(|(p, _)| p.ends_with("main.rs"))
+            .expect("main.rs")
+            .1;
+        assert!(
+            main.contains("rt::ops::spool::Spool<"),
+            "the groups are spooled"
         );
     }
 
