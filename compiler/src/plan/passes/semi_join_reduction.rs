@@ -33,7 +33,9 @@
 //! averages are complete, yet only those of the brand's parts can match.
 //! Each key the other side carries is a key of the filtered part table
 //! under it, so the waiting side is first semi-joined with that table
-//! (`reduce_by_key_source`).
+//! (`reduce_by_key_source`). A semi or anti join's build side is reduced
+//! the same way by the keys its probe side can carry (q21: every line item
+//! is built, but only those of orders with status 'F' are ever probed).
 //!
 //! Flink does not make these rewrites; they change no result, only how
 //! much work the aggregate does and how many rows wait.
@@ -50,7 +52,7 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
     let mut changed = false;
     for j in 0..plan.nodes.len() {
         let NodeKind::Join {
-            kind: JoinKind::Inner,
+            kind,
             left,
             right,
             ref left_keys,
@@ -60,6 +62,29 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
         else {
             continue;
         };
+        // A semi or anti join's build rows matter only where some probe
+        // row has their key: its build side can be reduced by the keys the
+        // probe side can carry, as an inner join's sides can.
+        if matches!(kind, JoinKind::Semi | JoinKind::Anti) && !left_keys.is_empty() {
+            if let Some(reduced) = reduce_by_key_source(
+                plan,
+                &mut next,
+                &rows,
+                fractions.as_deref(),
+                (right, right_keys),
+                (left, left_keys),
+            ) {
+                let NodeKind::Join { right, .. } = &mut next.nodes[j].kind else {
+                    unreachable!("node {j} is a join")
+                };
+                *right = reduced;
+                changed = true;
+            }
+            continue;
+        }
+        if kind != JoinKind::Inner {
+            continue;
+        }
         if left_keys.is_empty() {
             continue;
         }
@@ -268,10 +293,10 @@ fn reduce_by_key_source(
     let (table, keys) = candidates
         .into_iter()
         .filter(|(t, keys)| {
-            let (t_rows, kept) = fractions[t.index()];
+            let kept = fractions[t.index()].1;
             *t != other
                 && kept <= 0.5
-                && t_rows * 2.0 <= side_rows
+                && rows[t.index()].is_some_and(|r| r * 2.0 <= side_rows)
                 && keys
                     .iter()
                     .zip(side_keys)
@@ -279,8 +304,9 @@ fn reduce_by_key_source(
                 && !sources(plan, *t).iter().any(|s| ours.contains(s))
         })
         .min_by(|a, b| {
-            let (a, b) = (fractions[a.0.index()], fractions[b.0.index()]);
-            a.1.total_cmp(&b.1).then(a.0.total_cmp(&b.0))
+            let kept = |t: NodeId| fractions[t.index()].1;
+            let rows = |t: NodeId| rows[t.index()].unwrap_or(f64::INFINITY);
+            kept(a.0).total_cmp(&kept(b.0)).then(rows(a.0).total_cmp(&rows(b.0)))
         })?;
     let schema = plan.node(side).schema.clone();
     let provenance = plan.node(side).provenance.clone();
@@ -522,5 +548,43 @@ Sink #7 out_t [blackhole] INSERT INTO
         let outer = text.find("Join #").expect("a join");
         let first_input = text[outer..].lines().nth(1).expect("an input");
         assert!(!first_input.contains(" semi "), "{text}");
+    }
+
+    #[test]
+    fn a_semi_or_anti_build_keeps_only_keys_the_probe_side_can_carry() {
+        // TPC-H q21's shape: the line items of orders with status 'F' that
+        // have (EXISTS) or lack (NOT EXISTS) a line item of another
+        // supplier. Both builds read every line item; the probe side's keys
+        // are keys of the orders with status 'F', read before: each build
+        // first drops the line items of other orders.
+        let sql = |quantifier: &str| {
+            format!(
+                "SET 'execution.runtime-mode' = 'batch';
+                 CREATE TABLE l (ok BIGINT, sk BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '1000000');
+                 CREATE TABLE o (id BIGINT, status STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '100000');
+                 CREATE TABLE s (sk BIGINT) WITH ('connector' = 'blackhole');
+                 INSERT INTO s SELECT l1.sk FROM l AS l1 JOIN o ON l1.ok = o.id
+                 WHERE o.status = 'F'
+                   AND {quantifier} (SELECT * FROM l AS l2 WHERE l2.ok = l1.ok AND l2.sk <> l1.sk);"
+            )
+        };
+        for (quantifier, kind) in [("EXISTS", " semi "), ("NOT EXISTS", " anti ")] {
+            let text = optimized_text(&sql(quantifier));
+            let at = text.find(kind).expect("the subquery's join");
+            let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+            // The join's inputs are the lines three columns deeper; the
+            // second is its build side.
+            let indent = at - line_start - "+- Join #6".len() + 3;
+            let inputs: Vec<&str> = text[at..]
+                .lines()
+                .skip(1)
+                .filter(|l| l.len() > indent && l[indent..].starts_with("+- "))
+                .collect();
+            assert!(
+                inputs.len() >= 2 && inputs[1].contains(" semi on=[ok = id]"),
+                "{quantifier}: {inputs:?}\n{text}"
+            );
+            assert!(text.contains("where=[(status = 'F')]"), "{text}");
+        }
     }
 }
