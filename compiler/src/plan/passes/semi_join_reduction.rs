@@ -35,7 +35,9 @@
 //! under it, so the waiting side is first semi-joined with that table
 //! (`reduce_by_key_source`). A semi or anti join's build side is reduced
 //! the same way by the keys its probe side can carry (q21: every line item
-//! is built, but only those of orders with status 'F' are ever probed).
+//! is built, but only those of orders with status 'F' are ever probed),
+//! or by the probe side itself when it is complete before the build side
+//! is read (q04: the late line items of one quarter's orders).
 //!
 //! Flink does not make these rewrites; they change no result, only how
 //! much work the aggregate does and how many rows wait.
@@ -73,6 +75,7 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                 fractions.as_deref(),
                 (right, right_keys),
                 (left, left_keys),
+                true,
             ) {
                 let NodeKind::Join { right, .. } = &mut next.nodes[j].kind else {
                     unreachable!("node {j} is a join")
@@ -107,6 +110,7 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                     fractions.as_deref(),
                     (side, side_keys),
                     (other, other_keys),
+                    false,
                 ) {
                     let NodeKind::Join { left, right, .. } = &mut next.nodes[j].kind else {
                         unreachable!("node {j} is a join")
@@ -254,7 +258,8 @@ fn reduce(
 /// only the rows of the brand's parts wait. It fires when:
 /// - `other` reads the largest source `side` reads (so `side`'s rows
 ///   stream before `other` is complete; otherwise the join itself drops
-///   them as early);
+///   them as early), unless `side` is a `build` side, which is held whole
+///   anyway (then the table may be `other` itself);
 /// - the table reads no source `side` reads (it is complete first);
 /// - its filters keep at most half of its unfiltered rows (else it drops
 ///   few of `side`'s), and it is estimated at most half of `side`'s rows.
@@ -265,6 +270,7 @@ fn reduce_by_key_source(
     fractions: Option<&[(f64, f64)]>,
     (side, side_keys): (NodeId, &[usize]),
     (other, other_keys): (NodeId, &[usize]),
+    build: bool,
 ) -> Option<NodeId> {
     let fractions = fractions?;
     // Already reduced (the pass runs to a fixpoint).
@@ -283,7 +289,9 @@ fn reduce_by_key_source(
         .filter_map(|s| Some((rows[s.index()]?, s)))
         .max_by(|a, b| a.0.total_cmp(&b.0))?
         .1;
-    if !scans(plan, other).contains(&streamed) {
+    // A build side is held whole anyway; another side only waits when
+    // `other` is complete after it.
+    if !build && !scans(plan, other).contains(&streamed) {
         return None;
     }
     let side_rows = rows[side.index()]?;
@@ -294,7 +302,7 @@ fn reduce_by_key_source(
         .into_iter()
         .filter(|(t, keys)| {
             let kept = fractions[t.index()].1;
-            *t != other
+            (build || *t != other)
                 && kept <= 0.5
                 && rows[t.index()].is_some_and(|r| r * 2.0 <= side_rows)
                 && keys
@@ -306,7 +314,9 @@ fn reduce_by_key_source(
         .min_by(|a, b| {
             let kept = |t: NodeId| fractions[t.index()].1;
             let rows = |t: NodeId| rows[t.index()].unwrap_or(f64::INFINITY);
-            kept(a.0).total_cmp(&kept(b.0)).then(rows(a.0).total_cmp(&rows(b.0)))
+            kept(a.0)
+                .total_cmp(&kept(b.0))
+                .then(rows(a.0).total_cmp(&rows(b.0)))
         })?;
     let schema = plan.node(side).schema.clone();
     let provenance = plan.node(side).provenance.clone();
@@ -586,5 +596,28 @@ Sink #7 out_t [blackhole] INSERT INTO
             );
             assert!(text.contains("where=[(status = 'F')]"), "{text}");
         }
+    }
+
+    #[test]
+    fn a_semi_build_keeps_only_keys_of_a_probe_side_complete_before_it() {
+        // TPC-H q04's shape: orders of one quarter that have a late line
+        // item. The orders are read before the line items; only the late
+        // line items of those orders need building.
+        let text = optimized_text(
+            "SET 'execution.runtime-mode' = 'batch';
+             CREATE TABLE o (id BIGINT, q INT, p STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '100000');
+             CREATE TABLE l (ok BIGINT, c INT, r INT) WITH ('connector' = 'datagen', 'number-of-rows' = '1000000');
+             CREATE TABLE s (p STRING) WITH ('connector' = 'blackhole');
+             INSERT INTO s SELECT o.p FROM o
+             WHERE o.q = 3 AND EXISTS (SELECT * FROM l WHERE l.ok = o.id AND l.c < l.r);",
+        );
+        // The EXISTS join's build side (its second input) is the late line
+        // items semi-joined with the quarter's orders (the probe side).
+        let build = text
+            .lines()
+            .find(|l| l.starts_with("      +- Join #"))
+            .unwrap_or_default();
+        assert!(build.contains(" semi on=[$cor0 = id]"), "{text}");
+        assert_eq!(text.matches(" semi on=").count(), 2, "{text}");
     }
 }
