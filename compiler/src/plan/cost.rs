@@ -111,6 +111,13 @@ pub(crate) fn unsized_sources(plan: &Plan, base: &Path) -> Vec<(String, String)>
 }
 
 fn source_rows(plan: &Plan, table: crate::ir::TableId, base: Option<&Path>) -> Option<f64> {
+    // The plan's own base directory: sized once per compile.
+    if base.is_some() && base == plan.base_dir.as_deref() {
+        let mut known = plan.source_rows.lock().unwrap_or_else(|p| p.into_inner());
+        return *known
+            .entry(table)
+            .or_insert_with(|| table_source_rows(plan.job.table(table), base));
+    }
     table_source_rows(plan.job.table(table), base)
 }
 
@@ -166,8 +173,29 @@ const SAMPLE_BYTES: usize = 64 * 1024;
 /// off by 3x (a `VARCHAR` comment of 100 characters); the sample is one
 /// small read per source at compile time.
 fn sampled_row_width(path: &Path) -> Option<f64> {
-    use std::io::Read;
+    type Key = (std::path::PathBuf, u64, Option<std::time::SystemTime>);
+    // The planner estimates rows many times per compile; each file is read
+    // once (again only if it changed).
+    static SAMPLED: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<Key, Option<f64>>>,
+    > = std::sync::OnceLock::new();
     let file = first_file(path)?;
+    let meta = std::fs::metadata(&file).ok()?;
+    let key = (file, meta.len(), meta.modified().ok());
+    let cache = SAMPLED.get_or_init(Default::default);
+    if let Some(width) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return *width;
+    }
+    let width = measure_row_width(&key.0);
+    cache
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(key, width);
+    width
+}
+
+fn measure_row_width(file: &Path) -> Option<f64> {
+    use std::io::Read;
     let mut sample = Vec::with_capacity(SAMPLE_BYTES);
     std::fs::File::open(file)
         .ok()?

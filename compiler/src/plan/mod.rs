@@ -229,20 +229,35 @@ pub(crate) struct Plan {
     /// `reshare::twin_costs` of this plan, for `explain` (text and JSON
     /// both print it); emptied whenever a node is added.
     pub(crate) twin_costs: std::sync::OnceLock<Vec<(Vec<NodeId>, f64, f64)>>,
+    /// Estimated rows of each source read from `base_dir` (`cost.rs`),
+    /// shared by every rebuilt plan: sized once per compile.
+    pub(crate) source_rows: SourceRows,
 }
+
+/// Rows of sources by table, as `cost::estimate_rows` found them.
+pub(crate) type SourceRows = Arc<std::sync::Mutex<HashMap<crate::ir::TableId, Option<f64>>>>;
 
 /// Provenance lists up to this long are searched linearly.
 const SMALL_PROVENANCE: usize = 16;
 
 impl Plan {
     pub fn new(job: BoundJob, base_dir: Option<&std::path::Path>) -> Plan {
-        Plan::sharing(Arc::new(job), base_dir.map(Arc::from))
+        Plan::sharing(
+            Arc::new(job),
+            base_dir.map(Arc::from),
+            SourceRows::default(),
+        )
     }
 
-    fn sharing(job: Arc<BoundJob>, base_dir: Option<Arc<std::path::Path>>) -> Plan {
+    fn sharing(
+        job: Arc<BoundJob>,
+        base_dir: Option<Arc<std::path::Path>>,
+        source_rows: SourceRows,
+    ) -> Plan {
         Plan {
             job,
             base_dir,
+            source_rows,
             nodes: Vec::new(),
             sinks: Vec::new(),
             index: HashMap::default(),
@@ -486,7 +501,11 @@ pub(crate) fn is_deterministic(e: &Expr) -> bool {
 /// id (usually `new.intern(...)` of a possibly changed node). Interning in the
 /// fresh arena re-merges whatever a rewrite made equal.
 pub(crate) fn rebuild(plan: &Plan, mut f: impl FnMut(&mut Plan, NodeId, Node) -> NodeId) -> Plan {
-    let mut new = Plan::sharing(Arc::clone(&plan.job), plan.base_dir.clone());
+    let mut new = Plan::sharing(
+        Arc::clone(&plan.job),
+        plan.base_dir.clone(),
+        Arc::clone(&plan.source_rows),
+    );
     new.index.reserve(plan.nodes.len());
     new.nodes.reserve(plan.nodes.len());
     new.next_salt = plan.next_salt;

@@ -519,7 +519,11 @@ fn share(work: &mut Plan, group: &[Twin], replace: &mut HashMap<NodeId, NodeId>)
 /// the nodes they replace, so a plain in-order rebuild cannot do it).
 fn redirect(plan: Plan, replace: &HashMap<NodeId, NodeId>) -> Plan {
     let target = |id: NodeId| *replace.get(&id).unwrap_or(&id);
-    let mut new = Plan::sharing(std::sync::Arc::clone(&plan.job), plan.base_dir.clone());
+    let mut new = Plan::sharing(
+        std::sync::Arc::clone(&plan.job),
+        plan.base_dir.clone(),
+        std::sync::Arc::clone(&plan.source_rows),
+    );
     new.next_salt = plan.next_salt;
     let mut map: Vec<Option<NodeId>> = vec![None; plan.nodes.len()];
     fn copy(
