@@ -387,15 +387,7 @@ fn topological(needs: &[Vec<usize>]) -> Result<Vec<usize>, usize> {
 mod tests {
     /// The types of the spools in the generated program of `sql`.
     fn spools(sql: &str) -> Vec<String> {
-        let file = crate::diagnostics::SourceFile::new("job.sql", sql);
-        let job = crate::compile(file, &crate::RuntimeLocation::Vendored, None, None)
-            .unwrap_or_else(|e| panic!("{:?}", e.diagnostics));
-        let main = &job
-            .files
-            .iter()
-            .find(|(p, _)| p.ends_with("main.rs"))
-            .expect("a main.rs")
-            .1;
+        let main = crate::plan::passes::test_support::generated_main(sql);
         let mut found: Vec<String> = main
             .match_indices("rt::ops::spool::Spool<")
             .map(|(i, _)| {
@@ -428,15 +420,7 @@ mod tests {
 
     /// The joins whose probe rows the program of `sql` spools.
     fn spooled_joins(sql: &str) -> Vec<String> {
-        let file = crate::diagnostics::SourceFile::new("job.sql", sql);
-        let job = crate::compile(file, &crate::RuntimeLocation::Vendored, None, None)
-            .unwrap_or_else(|e| panic!("{:?}", e.diagnostics));
-        let main = &job
-            .files
-            .iter()
-            .find(|(p, _)| p.ends_with("main.rs"))
-            .expect("a main.rs")
-            .1;
+        let main = crate::plan::passes::test_support::generated_main(sql);
         main.lines()
             .filter_map(|l| l.trim().strip_prefix("/// Probe rows of "))
             .filter(|l| l.ends_with(" waiting for its build side"))

@@ -677,15 +677,7 @@ Sink #10 per_city [blackhole] INSERT INTO
             "{plan}"
         );
         // And the job builds: the groups wait for the build they select.
-        let file = crate::diagnostics::SourceFile::new("job.sql", sql);
-        let job = crate::compile(file, &crate::RuntimeLocation::Vendored, None, None)
-            .unwrap_or_else(|e| panic!("{:?}", e.diagnostics));
-        let main = &job
-            .files
-            .iter()
-            .find(|(p, _)| p.ends_with("main.rs"))
-            .expect("main.rs")
-            .1;
+        let main = crate::plan::passes::test_support::generated_main(sql);
         assert!(
             main.contains("rt::ops::spool::Spool<"),
             "the groups are spooled"

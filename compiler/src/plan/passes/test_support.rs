@@ -74,3 +74,15 @@ pub(crate) fn check_optimized(sql: &str, expected: &str) {
         "\n--- optimized ---\n{actual}\n"
     );
 }
+
+/// The generated `main.rs` of `sql`, compiled as `stmtc compile` does.
+pub(crate) fn generated_main(sql: &str) -> String {
+    let file = crate::diagnostics::SourceFile::new("job.sql", sql);
+    let job = crate::compile(file, &crate::RuntimeLocation::Vendored, None, None)
+        .unwrap_or_else(|e| panic!("{:?}", e.diagnostics));
+    job.files
+        .into_iter()
+        .find(|(p, _)| p.ends_with("main.rs"))
+        .expect("a main.rs")
+        .1
+}
