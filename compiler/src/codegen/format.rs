@@ -4,25 +4,35 @@
 //! prettyplease prints each top-level item on its own from the first
 //! column, so consecutive runs of items can be parsed and printed apart and
 //! the texts joined: the result is the text of the whole file printed at
-//! once, however the items are cut. The program comes in three parts:
-//! its head (the `main`, `run` and `State` items) and tail (tasks and
-//! statics), made last, and its middle (row structs and push functions),
-//! made first. While the generator goes on, other threads format the
-//! middle in runs of text (tokens and syntax trees cannot leave their
-//! thread); this thread formats the head and tail from their tokens, then
-//! takes the runs no one has taken yet.
+//! once, however the items are cut. The program comes in two parts: its
+//! head (the `main`, `run` and `State` items), made last, and its body (row
+//! structs, push functions, tasks, statics), made first. While the
+//! generator goes on, other threads format the body in runs of text
+//! (tokens and syntax trees cannot leave their thread); the head goes to
+//! them last, one run per item, and this thread takes the runs no one has
+//! taken yet.
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 use proc_macro2::TokenStream;
 
-/// The middle is cut into runs of about this many bytes of tokens' text.
+/// The body is cut into runs of about this many bytes of tokens' text.
 const RUN_BYTES: usize = 16 << 10;
 
-/// Where the generator sends the pieces of the program's middle (each
+/// Where a run goes in the file: the head's runs first, then the body's,
+/// each in the order they were made.
+type Position = (Part, usize);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Part {
+    Head,
+    Body,
+}
+
+/// Where the generator sends the pieces of the program's body (each
 /// whole items), in order.
-pub(super) struct Middle<'a> {
+pub(super) struct Body<'a> {
     /// `None`: formatted on this thread with the rest (`tokens`).
     shared: Option<&'a Shared>,
     tokens: Vec<TokenStream>,
@@ -30,9 +40,9 @@ pub(super) struct Middle<'a> {
     runs: usize,
 }
 
-impl<'a> Middle<'a> {
+impl<'a> Body<'a> {
     pub fn new(shared: Option<&'a Shared>) -> Self {
-        Middle {
+        Body {
             shared,
             tokens: Vec::new(),
             run: String::new(),
@@ -51,36 +61,40 @@ impl<'a> Middle<'a> {
         }
     }
 
-    /// Sends the last run.
-    pub fn finish(mut self) {
-        if let Some(shared) = self.shared {
-            self.flush(shared);
+    /// Sends the last run of the body, then the head (the file's first
+    /// items), each of its pieces a run of its own. Returns the whole
+    /// program's tokens, head first, when they stay on this thread.
+    pub fn finish(mut self, head: Vec<TokenStream>) -> Vec<TokenStream> {
+        let Some(shared) = self.shared else {
+            let mut tokens = head;
+            tokens.append(&mut self.tokens);
+            return tokens;
+        };
+        self.flush(shared);
+        for (i, piece) in head.into_iter().enumerate() {
+            shared.push((Part::Head, i), piece.to_string());
         }
+        Vec::new()
     }
 
     fn flush(&mut self, shared: &Shared) {
         if !self.run.is_empty() {
-            shared.push(self.runs, std::mem::take(&mut self.run));
+            shared.push((Part::Body, self.runs), std::mem::take(&mut self.run));
             self.runs += 1;
         }
-    }
-
-    /// The middle's pieces kept as tokens (none when they went to other threads).
-    pub fn into_tokens(self) -> Vec<TokenStream> {
-        self.tokens
     }
 }
 
 #[derive(Default)]
 struct Queue {
-    /// Runs not taken yet, by position in the middle.
-    waiting: VecDeque<(usize, String)>,
-    printed: Vec<(usize, syn::Result<String>)>,
+    /// Runs not taken yet, by position in the file.
+    waiting: VecDeque<(Position, String)>,
+    printed: Vec<(Position, syn::Result<String>)>,
     /// No more runs will come.
     closed: bool,
 }
 
-/// The runs of the middle, shared by the threads that format them.
+/// The runs of the program, shared by the threads that format them.
 #[derive(Default)]
 pub(super) struct Shared {
     queue: Mutex<Queue>,
@@ -92,7 +106,7 @@ impl Shared {
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn push(&self, position: usize, text: String) {
+    fn push(&self, position: Position, text: String) {
         self.lock().waiting.push_back((position, text));
         self.arrived.notify_one();
     }

@@ -218,33 +218,29 @@ pub(crate) fn generate_main(
         message: format!("internal: generated code does not parse: {e}"),
     };
     let source = if threads == 1 {
-        let mut middle = format::Middle::new(None);
-        let (mut head, tail, features) = generate(plan, file, &mut middle)?;
-        head.extend(middle.into_tokens());
-        head.extend(tail);
-        (format::unparse(head).map_err(internal)?, features)
+        let (head, body, features) = generate(plan, file, format::Body::new(None))?;
+        (
+            format::unparse(body.finish(head)).map_err(internal)?,
+            features,
+        )
     } else {
         let shared = format::Shared::default();
         let (generated, _) = crate::in_parallel(
             || {
                 let _close = shared.closer();
-                let mut middle = format::Middle::new(Some(&shared));
-                let generated = generate(plan, file, &mut middle);
-                middle.finish();
+                let generated = generate(plan, file, format::Body::new(Some(&shared)));
+                let features = generated.map(|(head, body, features)| {
+                    body.finish(head);
+                    features
+                });
                 shared.close();
-                let (head, tail, features) = generated?;
-                let head = format::unparse(head);
-                let tail = format::unparse(tail);
                 shared.work(false);
-                Ok((head, tail, features))
+                features
             },
             (1..threads).map(|_| || shared.work(true)).collect(),
         );
-        let (head, tail, features) = generated?;
-        let mut text = head.map_err(internal)?;
-        text.push_str(&shared.printed().map_err(internal)?);
-        text.push_str(&tail.map_err(internal)?);
-        (text, features)
+        let features = generated?;
+        (shared.printed().map_err(internal)?, features)
     };
     let (source, features) = source;
     let header = format!(
@@ -262,22 +258,19 @@ pub(crate) fn generate_tokens(
     plan: &Plan,
     file: &SourceFile,
 ) -> Result<(Vec<TokenStream>, Vec<&'static str>), GenError> {
-    let mut middle = format::Middle::new(None);
-    let (mut pieces, tail, features) = generate(plan, file, &mut middle)?;
-    pieces.extend(middle.into_tokens());
-    pieces.extend(tail);
-    Ok((pieces, features))
+    let (head, body, features) = generate(plan, file, format::Body::new(None))?;
+    Ok((body.finish(head), features))
 }
 
-/// The program's head and tail, its middle sent to `middle`
-/// (`Gen::program`), and the runtime features it uses.
-type Generated = (Vec<TokenStream>, Vec<TokenStream>, Vec<&'static str>);
+/// The program's head, its body (sent on as it was made: `Gen::program`),
+/// and the runtime features it uses.
+type Generated<'a> = (Vec<TokenStream>, format::Body<'a>, Vec<&'static str>);
 
-fn generate(
+fn generate<'a>(
     plan: &Plan,
     file: &SourceFile,
-    middle: &mut format::Middle<'_>,
-) -> Result<Generated, GenError> {
+    mut body: format::Body<'a>,
+) -> Result<Generated<'a>, GenError> {
     let mut consumers = vec![Vec::new(); plan.nodes.len()];
     for (i, node) in plan.nodes.iter().enumerate() {
         for (k, input) in node.kind.inputs().iter().enumerate() {
@@ -336,11 +329,11 @@ fn generate(
             })
             .collect(),
     };
-    let (head, tail) = gen.program(middle).map_err(|message| GenError {
+    let head = gen.program(&mut body).map_err(|message| GenError {
         node: gen.current,
         message,
     })?;
-    Ok((head, tail, gen.features))
+    Ok((head, body, gen.features))
 }
 
 /// The pieces of the generated `State` and `Built` structs that each
@@ -375,42 +368,37 @@ impl Gen<'_> {
     }
 
     /// The program in pieces, each one or more whole items: its head (the
-    /// file's inner attributes first) and tail are returned, its middle
-    /// (row structs, push functions) goes to `middle` as it is made. The
-    /// file is head, middle, tail.
-    fn program(
-        &mut self,
-        middle: &mut format::Middle<'_>,
-    ) -> GenResult<(Vec<TokenStream>, Vec<TokenStream>)> {
+    /// file's inner attributes first) is returned, its body (row structs,
+    /// push functions, tasks, statics) goes to `body` as it is made. The
+    /// file is head, body.
+    fn program(&mut self, body: &mut format::Body<'_>) -> GenResult<Vec<TokenStream>> {
         let plan = self.plan;
         let tasks = self.schedule()?;
         for row in self.row_structs()? {
-            middle.push(row);
+            body.push(row);
         }
         for spill in self.spill_impls() {
-            middle.push(spill);
+            body.push(spill);
         }
         for (i, node) in plan.nodes.iter().enumerate() {
             let n = NodeId(i as u32);
             for k in 0..node.kind.inputs().len() {
-                middle.push(self.push_fn(n, k)?);
+                body.push(self.push_fn(n, k)?);
             }
             if self.spooled.contains(&n) {
-                middle.push(self.replayed_probe_fn(n)?);
+                body.push(self.replayed_probe_fn(n)?);
             }
             if matches!(node.kind, NodeKind::Join { .. }) {
-                middle.push(self.partition_fns(n)?);
+                body.push(self.partition_fns(n)?);
             }
             if matches!(node.kind, NodeKind::Aggregate { .. }) {
-                middle.push(self.aggregate_add_fn(n)?);
+                body.push(self.aggregate_add_fn(n)?);
             }
         }
         let state = self.state_struct()?;
-        let task_fns = tasks
-            .iter()
-            .enumerate()
-            .map(|(i, t)| self.task_fn(i, *t))
-            .collect::<GenResult<Vec<_>>>()?;
+        for (i, t) in tasks.iter().enumerate() {
+            body.push(self.task_fn(i, *t)?);
+        }
         let run = self.run_fn(&tasks)?;
         // What `--profile` calls each pipeline: its operator, cut short.
         let pipelines = tasks.iter().map(|t| {
@@ -479,9 +467,10 @@ impl Gen<'_> {
                 rt::job::main(PLAN, TABLES, MEMORY_BUDGET, PIPELINES, run)
             }
         };
-        let mut tail = task_fns;
-        tail.extend(statics);
-        Ok((vec![header, run, state], tail))
+        for item in statics {
+            body.push(item);
+        }
+        Ok(vec![header, run, state])
     }
 
     /// Calls to every consumer of `n` with the row in `row`.
