@@ -109,27 +109,10 @@ impl Gen<'_> {
     }
 }
 
-/// `impl Spill for #name`: the fields `cols` written and read back in order.
+/// `impl Spill for #name` (the runtime's `spill_row!`): the fields `cols`
+/// written and read back in order.
 pub(super) fn spill_impl(name: &Ident, cols: &[Ident]) -> TokenStream {
-    // A row without live columns writes and reads nothing.
-    let (out, input) = if cols.is_empty() {
-        (quote!(_), quote!(_))
-    } else {
-        (quote!(out), quote!(input))
-    };
-    quote! {
-        impl rt::ops::spool::Spill for #name {
-            fn write(&self, #out: &mut Vec<u8>) {
-                #(self.#cols.write(out);)*
-            }
-            fn read(#input: &mut &[u8]) -> rt::Result<Self> {
-                Ok(#name { #(#cols: rt::ops::spool::Spill::read(input)?),* })
-            }
-            fn heap_bytes(&self) -> usize {
-                0 #(+ self.#cols.heap_bytes())*
-            }
-        }
-    }
+    quote!(rt::spill_row!(#name { #(#cols),* });)
 }
 
 /// Whether values of `ty` are `Copy` in generated code (all but strings and bytes).

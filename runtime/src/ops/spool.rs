@@ -30,6 +30,35 @@ pub trait Spill: Sized {
     }
 }
 
+/// `impl Spill` for a generated row struct: its fields written and read
+/// back in the order named, e.g. `rt::spill_row!(R3 { c0, c2 });`.
+#[macro_export]
+macro_rules! spill_row {
+    ($row:ident {}) => {
+        impl $crate::ops::spool::Spill for $row {
+            fn write(&self, _: &mut Vec<u8>) {}
+            fn read(_: &mut &[u8]) -> $crate::Result<Self> {
+                Ok($row {})
+            }
+        }
+    };
+    ($row:ident { $($col:ident),+ $(,)? }) => {
+        impl $crate::ops::spool::Spill for $row {
+            fn write(&self, out: &mut Vec<u8>) {
+                $($crate::ops::spool::Spill::write(&self.$col, out);)+
+            }
+            fn read(input: &mut &[u8]) -> $crate::Result<Self> {
+                Ok($row {
+                    $($col: $crate::ops::spool::Spill::read(input)?,)+
+                })
+            }
+            fn heap_bytes(&self) -> usize {
+                0 $(+ $crate::ops::spool::Spill::heap_bytes(&self.$col))+
+            }
+        }
+    };
+}
+
 #[inline]
 fn take<'a>(input: &mut &'a [u8], n: usize) -> Result<&'a [u8]> {
     if input.len() < n {
