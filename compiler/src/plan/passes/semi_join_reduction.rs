@@ -75,7 +75,7 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                 fractions.as_deref(),
                 (right, right_keys),
                 (left, left_keys),
-                true,
+                Held::SemiBuild,
             ) {
                 let NodeKind::Join { right, .. } = &mut next.nodes[j].kind else {
                     unreachable!("node {j} is a join")
@@ -110,7 +110,11 @@ pub(crate) fn run(plan: &Plan) -> Option<Plan> {
                     fractions.as_deref(),
                     (side, side_keys),
                     (other, other_keys),
-                    false,
+                    if side == right {
+                        Held::Build
+                    } else {
+                        Held::Waiting
+                    },
                 ) {
                     let NodeKind::Join { left, right, .. } = &mut next.nodes[j].kind else {
                         unreachable!("node {j} is a join")
@@ -244,6 +248,18 @@ fn reduce(
     Some((aggregate, reduced))
 }
 
+/// Why the rows of a join's side are held, for [`reduce_by_key_source`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Held {
+    /// They wait until the other side is complete (q17's line items).
+    Waiting,
+    /// An inner join's build side, held whole (q09's partsupp rows).
+    Build,
+    /// A semi or anti join's build side: its rows matter only where some
+    /// probe row has their key, so the probe side itself may reduce it.
+    SemiBuild,
+}
+
 /// `side` semi-joined with a selective table under `other` that holds
 /// every key `other` can carry, when the rewrite applies and pays:
 ///
@@ -258,11 +274,15 @@ fn reduce(
 /// only the rows of the brand's parts wait. It fires when:
 /// - `other` reads the largest source `side` reads (so `side`'s rows
 ///   stream before `other` is complete; otherwise the join itself drops
-///   them as early), unless `side` is a `build` side, which is held whole
-///   anyway (then the table may be `other` itself);
+///   them as early), unless `side` is a build side, which is held whole
+///   anyway (a semi or anti join's may be reduced by `other` itself);
 /// - the table reads no source `side` reads (it is complete first);
 /// - its filters keep at most half of its unfiltered rows (else it drops
 ///   few of `side`'s), and it is estimated at most half of `side`'s rows.
+///
+/// The table need not hold every key: q09's partsupp rows are built on
+/// `(ps_suppkey, ps_partkey)`, yet only parts named green are probed, so
+/// they are semi-joined with those parts on `ps_partkey` alone.
 fn reduce_by_key_source(
     plan: &Plan,
     next: &mut Plan,
@@ -270,7 +290,7 @@ fn reduce_by_key_source(
     fractions: Option<&[(f64, f64)]>,
     (side, side_keys): (NodeId, &[usize]),
     (other, other_keys): (NodeId, &[usize]),
-    build: bool,
+    held: Held,
 ) -> Option<NodeId> {
     let fractions = fractions?;
     // Already reduced (the pass runs to a fixpoint).
@@ -291,24 +311,29 @@ fn reduce_by_key_source(
         .1;
     // A build side is held whole anyway; another side only waits when
     // `other` is complete after it.
-    if !build && !scans(plan, other).contains(&streamed) {
+    if held == Held::Waiting && !scans(plan, other).contains(&streamed) {
         return None;
     }
     let side_rows = rows[side.index()]?;
     let mut candidates = Vec::new();
-    key_sources(plan, other, other_keys.to_vec(), 0, &mut candidates);
+    key_sources(
+        plan,
+        other,
+        other_keys.iter().map(|&k| Some(k)).collect(),
+        0,
+        &mut candidates,
+    );
     let side_schema = &plan.node(side).schema;
     let (table, keys) = candidates
         .into_iter()
         .filter(|(t, keys)| {
             let kept = fractions[t.index()].1;
-            (build || *t != other)
+            (held == Held::SemiBuild || *t != other)
                 && kept <= 0.5
                 && rows[t.index()].is_some_and(|r| r * 2.0 <= side_rows)
-                && keys
-                    .iter()
-                    .zip(side_keys)
-                    .all(|(&k, &s)| plan.node(*t).schema[k].ty.kind == side_schema[s].ty.kind)
+                && keys.iter().zip(side_keys).all(|(&k, &s)| {
+                    k.is_none_or(|k| plan.node(*t).schema[k].ty.kind == side_schema[s].ty.kind)
+                })
                 && !sources(plan, *t).iter().any(|s| ours.contains(s))
         })
         .min_by(|a, b| {
@@ -318,6 +343,12 @@ fn reduce_by_key_source(
                 .total_cmp(&kept(b.0))
                 .then(rows(a.0).total_cmp(&rows(b.0)))
         })?;
+    // The semi join's keys: the join's keys the table holds.
+    let (side_keys, keys): (Vec<usize>, Vec<usize>) = side_keys
+        .iter()
+        .zip(keys)
+        .filter_map(|(&s, k)| Some((s, k?)))
+        .unzip();
     let schema = plan.node(side).schema.clone();
     let provenance = plan.node(side).provenance.clone();
     Some(next.intern(
@@ -325,7 +356,7 @@ fn reduce_by_key_source(
             kind: JoinKind::Semi,
             left: side,
             right: table,
-            left_keys: side_keys.to_vec(),
+            left_keys: side_keys,
             right_keys: keys,
             residual: None,
         },
@@ -334,16 +365,22 @@ fn reduce_by_key_source(
     ))
 }
 
-/// Nodes at or under `node` whose `cols` hold every value `node`'s `keys`
+/// Nodes at or under `node` whose columns hold every value `node`'s `keys`
 /// columns can have (a filter, an inner or semi join, a GROUP BY only drop
-/// or repeat values), each with those columns; pushed onto `out`.
+/// or repeat values), each with those columns; pushed onto `out`. A key
+/// whose values do not come from a node's columns is `None` there: the
+/// keys that are `Some` still come from one row of it together (a join's
+/// row is one row of each side, a group's keys one group's).
 fn key_sources(
     plan: &Plan,
     node: NodeId,
-    keys: Vec<usize>,
+    keys: Vec<Option<usize>>,
     depth: usize,
-    out: &mut Vec<(NodeId, Vec<usize>)>,
+    out: &mut Vec<(NodeId, Vec<Option<usize>>)>,
 ) {
+    if keys.iter().all(Option::is_none) {
+        return;
+    }
     out.push((node, keys.clone()));
     // Bounded: each join below may add two paths.
     if depth >= 16 || out.len() >= 256 {
@@ -353,18 +390,15 @@ fn key_sources(
         NodeKind::Calc {
             input, projections, ..
         } => {
-            let below = keys.iter().map(|&k| match projections[k].kind {
+            let below = keys.iter().map(|&k| match projections[k?].kind {
                 crate::ir::ExprKind::Column(c) => Some(c),
                 _ => None,
             });
-            if let Some(below) = below.collect() {
-                key_sources(plan, *input, below, depth + 1, out);
-            }
+            key_sources(plan, *input, below.collect(), depth + 1, out);
         }
         NodeKind::Aggregate { input, group, .. } => {
-            if let Some(below) = keys.iter().map(|&k| group.get(k).copied()).collect() {
-                key_sources(plan, *input, below, depth + 1, out);
-            }
+            let below = keys.iter().map(|&k| group.get(k?).copied());
+            key_sources(plan, *input, below.collect(), depth + 1, out);
         }
         NodeKind::Join {
             kind: kind @ (JoinKind::Inner | JoinKind::Semi),
@@ -377,6 +411,7 @@ fn key_sources(
             let width = plan.node(*left).schema.len();
             // A key column of one side equals the other side's key.
             let on_left = keys.iter().map(|&k| {
+                let k = k?;
                 if k < width {
                     Some(k)
                 } else {
@@ -384,10 +419,9 @@ fn key_sources(
                     Some(left_keys[i])
                 }
             });
-            if let Some(below) = on_left.collect() {
-                key_sources(plan, *left, below, depth + 1, out);
-            }
+            key_sources(plan, *left, on_left.collect(), depth + 1, out);
             let on_right = keys.iter().map(|&k| {
+                let k = k?;
                 if k >= width && *kind == JoinKind::Inner {
                     Some(k - width)
                 } else if k < width {
@@ -397,9 +431,7 @@ fn key_sources(
                     None
                 }
             });
-            if let Some(below) = on_right.collect() {
-                key_sources(plan, *right, below, depth + 1, out);
-            }
+            key_sources(plan, *right, on_right.collect(), depth + 1, out);
         }
         _ => {}
     }
@@ -619,5 +651,32 @@ Sink #7 out_t [blackhole] INSERT INTO
             .unwrap_or_default();
         assert!(build.contains(" semi on=[$cor0 = id]"), "{text}");
         assert_eq!(text.matches(" semi on=").count(), 2, "{text}");
+    }
+
+    #[test]
+    fn an_inner_build_keeps_only_rows_whose_key_part_the_probe_side_can_carry() {
+        // TPC-H q09's shape: line items of green parts joined with partsupp
+        // on (partkey, suppkey). Every partsupp row would be built, yet the
+        // probe rows' partkeys are all green parts': the build is first
+        // semi-joined with those parts on its partkey alone.
+        let sql = |filter: &str| {
+            optimized_text(&format!(
+                "SET 'execution.runtime-mode' = 'batch';
+                 CREATE TABLE l (pk BIGINT, sk BIGINT, q DOUBLE) WITH ('connector' = 'datagen', 'number-of-rows' = '1000000');
+                 CREATE TABLE p (id BIGINT, name STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '20000');
+                 CREATE TABLE ps (ppk BIGINT, psk BIGINT, cost DOUBLE) WITH ('connector' = 'datagen', 'number-of-rows' = '80000');
+                 CREATE TABLE s (x DOUBLE) WITH ('connector' = 'blackhole');
+                 INSERT INTO s SELECT l.q * ps.cost FROM l, p, ps
+                 WHERE l.pk = p.id AND {filter} AND ps.ppk = l.pk AND ps.psk = l.sk;"
+            ))
+        };
+        let text = sql("p.name LIKE '%green%'");
+        assert!(
+            text.contains(" semi on=[ppk = id]"),
+            "the build side is not reduced by the green parts:\n{text}"
+        );
+        // Unfiltered parts hold every partkey: nothing to drop.
+        let text = sql("p.id IS NOT NULL");
+        assert!(!text.contains(" semi "), "{text}");
     }
 }
