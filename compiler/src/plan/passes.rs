@@ -11,6 +11,7 @@ use super::Plan;
 mod aggregate_join_transpose;
 mod constant_folding;
 mod identity_calc;
+mod left_join_preaggregate;
 mod merge_aggregates;
 mod merge_calcs;
 mod predicate_pushdown;
@@ -57,6 +58,10 @@ pub(crate) const PASSES: &[Pass] = &[
     Pass {
         name: "aggregate_join_transpose",
         run: aggregate_join_transpose::run,
+    },
+    Pass {
+        name: "left_join_preaggregate",
+        run: left_join_preaggregate::run,
     },
     Pass {
         name: "semi_join_reduction",
