@@ -275,7 +275,13 @@ pub(crate) fn selectivity(e: &Expr) -> f64 {
                 s
             }
         }
-        ExprKind::Like { .. } => 0.25,
+        ExprKind::Like { negated, .. } => {
+            if *negated {
+                0.75
+            } else {
+                0.25
+            }
+        }
         ExprKind::Literal(crate::ir::Literal::Boolean(true)) => 1.0,
         ExprKind::Literal(crate::ir::Literal::Boolean(false)) => 0.0,
         _ => 0.25,
@@ -434,6 +440,7 @@ fn table_rows(table: &crate::ir::Table, base: &Path) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::DataType;
 
     /// A scratch folder of its own under the system's temporary folder.
     fn scratch(name: &str) -> std::path::PathBuf {
@@ -472,5 +479,31 @@ mod tests {
         assert_eq!(sampled_row_width(&file), None);
         assert_eq!(sampled_row_width(&dir), None);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn not_like_keeps_the_rows_like_drops() {
+        let text = DataType::not_null(TypeKind::Varchar(u32::MAX));
+        let expr = |kind: ExprKind, ty: DataType| Expr {
+            kind,
+            ty,
+            span: Default::default(),
+        };
+        let like = |negated: bool| {
+            expr(
+                ExprKind::Like {
+                    operand: Box::new(expr(ExprKind::Column(0), text)),
+                    pattern: Box::new(expr(
+                        ExprKind::Literal(crate::ir::Literal::String("%x%".into())),
+                        text,
+                    )),
+                    escape: None,
+                    negated,
+                },
+                DataType::not_null(TypeKind::Boolean),
+            )
+        };
+        assert_eq!(selectivity(&like(false)), 0.25);
+        assert_eq!(selectivity(&like(true)), 0.75);
     }
 }
