@@ -28,6 +28,25 @@ pub trait Spill: Sized {
     fn heap_bytes(&self) -> usize {
         0
     }
+    /// `Option<Self>`: a tag byte (0: NULL), then the value. Integers fold
+    /// the tag into their length byte.
+    #[inline]
+    fn write_option(value: &Option<Self>, out: &mut Vec<u8>) {
+        match value {
+            None => out.push(0),
+            Some(v) => {
+                out.push(1);
+                v.write(out);
+            }
+        }
+    }
+    #[inline]
+    fn read_option(input: &mut &[u8]) -> Result<Option<Self>> {
+        match take(input, 1)?[0] {
+            0 => Ok(None),
+            _ => Ok(Some(Self::read(input)?)),
+        }
+    }
 }
 
 /// `impl Spill` for a generated row struct: its fields written and read
@@ -71,6 +90,7 @@ fn take<'a>(input: &mut &'a [u8], n: usize) -> Result<&'a [u8]> {
     Ok(head)
 }
 
+/// Fixed-width numbers, written as their little-endian bytes.
 macro_rules! spill_number {
     ($($t:ty),*) => {$(
         impl Spill for $t {
@@ -86,7 +106,128 @@ macro_rules! spill_number {
         }
     )*};
 }
-spill_number!(i8, i16, i32, i64, i128, u32, f32, f64);
+spill_number!(i8, f32, f64);
+
+/// Integers are written as a length byte and that many low bytes of
+/// their zigzag form (0, -1, 1, -2, ... -> 0, 1, 2, 3, ...), little-endian:
+/// keys, dates and lengths, small in magnitude, take 2 to 4 bytes instead
+/// of 4 or 8, and a NULL one byte (`Option`'s tag is the length byte, one
+/// more than the length). Spooled rows are mostly such numbers (TPC-H
+/// q18's waiting order rows: 32 -> 20 bytes). A fixed length byte rather
+/// than 7-bit groups keeps writing and reading one copy each: the groups'
+/// loop cost the TPC-H set 13% more CPU under a 200 MB budget.
+macro_rules! short_int {
+    ($write:ident, $read:ident, $u:ty) => {
+        /// `z` as [`short_int!`] writes it, its length byte `n + bias`:
+        /// the whole value is copied and the unused high bytes cut off
+        /// (fixed-size copies, no call to `memcpy`).
+        #[inline]
+        fn $write(out: &mut Vec<u8>, z: $u, bias: u8) {
+            const SIZE: usize = std::mem::size_of::<$u>();
+            let n = (<$u>::BITS - z.leading_zeros()).div_ceil(8) as usize;
+            let mut bytes = [0u8; SIZE + 1];
+            bytes[0] = n as u8 + bias;
+            bytes[1..].copy_from_slice(&z.to_le_bytes());
+            out.extend_from_slice(&bytes);
+            out.truncate(out.len() - (SIZE - n));
+        }
+
+        /// The `n` bytes of a number whose length byte said `n`.
+        #[inline]
+        fn $read(input: &mut &[u8], n: u8) -> Result<$u> {
+            const SIZE: usize = std::mem::size_of::<$u>();
+            let n = usize::from(n);
+            if n > SIZE {
+                return Err(malformed());
+            }
+            if let Some(whole) = input.first_chunk::<SIZE>() {
+                // Read a whole value's bytes and keep the low `n`.
+                let v = <$u>::from_le_bytes(*whole);
+                *input = &input[n..];
+                return Ok(if n == SIZE {
+                    v
+                } else {
+                    v & ((1 << (8 * n)) - 1)
+                });
+            }
+            let mut bytes = [0u8; SIZE];
+            bytes[..n].copy_from_slice(take(input, n)?);
+            Ok(<$u>::from_le_bytes(bytes))
+        }
+    };
+}
+short_int!(write_short, read_short, u64);
+short_int!(write_short128, read_short128, u128);
+
+fn malformed() -> Error {
+    Error::new("a spill file holds a malformed number (it was changed)")
+}
+
+/// Signed integers of up to 64 bits, as [`short_int!`] describes.
+macro_rules! spill_signed {
+    ($($t:ty),*) => {$(
+        impl Spill for $t {
+            #[inline]
+            fn write(&self, out: &mut Vec<u8>) {
+                let v = i64::from(*self);
+                write_short(out, ((v << 1) ^ (v >> 63)) as u64, 0);
+            }
+            #[inline]
+            fn read(input: &mut &[u8]) -> Result<Self> {
+                let n = take(input, 1)?[0];
+                unzigzag(read_short(input, n)?)
+            }
+            #[inline]
+            fn write_option(value: &Option<Self>, out: &mut Vec<u8>) {
+                match *value {
+                    None => out.push(0),
+                    Some(v) => {
+                        let v = i64::from(v);
+                        write_short(out, ((v << 1) ^ (v >> 63)) as u64, 1);
+                    }
+                }
+            }
+            #[inline]
+            fn read_option(input: &mut &[u8]) -> Result<Option<Self>> {
+                match take(input, 1)?[0] {
+                    0 => Ok(None),
+                    n => unzigzag(read_short(input, n - 1)?).map(Some),
+                }
+            }
+        }
+    )*};
+}
+spill_signed!(i16, i32, i64);
+
+#[inline]
+fn unzigzag<T: TryFrom<i64>>(z: u64) -> Result<T> {
+    T::try_from((z >> 1) as i64 ^ -((z & 1) as i64)).map_err(|_| malformed())
+}
+
+impl Spill for i128 {
+    #[inline]
+    fn write(&self, out: &mut Vec<u8>) {
+        write_short128(out, ((self << 1) ^ (self >> 127)) as u128, 0);
+    }
+    #[inline]
+    fn read(input: &mut &[u8]) -> Result<Self> {
+        let n = take(input, 1)?[0];
+        let z = read_short128(input, n)?;
+        Ok((z >> 1) as i128 ^ -((z & 1) as i128))
+    }
+}
+
+impl Spill for u32 {
+    #[inline]
+    fn write(&self, out: &mut Vec<u8>) {
+        write_short(out, u64::from(*self), 0);
+    }
+    #[inline]
+    fn read(input: &mut &[u8]) -> Result<Self> {
+        let n = take(input, 1)?[0];
+        u32::try_from(read_short(input, n)?).map_err(|_| malformed())
+    }
+}
 
 impl Spill for bool {
     #[inline]
@@ -128,6 +269,14 @@ impl Spill for Date {
     fn read(input: &mut &[u8]) -> Result<Self> {
         Ok(Date(i32::read(input)?))
     }
+    #[inline]
+    fn write_option(value: &Option<Self>, out: &mut Vec<u8>) {
+        i32::write_option(&value.map(|v| v.0), out)
+    }
+    #[inline]
+    fn read_option(input: &mut &[u8]) -> Result<Option<Self>> {
+        Ok(i32::read_option(input)?.map(Date))
+    }
 }
 
 impl Spill for Time {
@@ -138,6 +287,14 @@ impl Spill for Time {
     #[inline]
     fn read(input: &mut &[u8]) -> Result<Self> {
         Ok(Time(i32::read(input)?))
+    }
+    #[inline]
+    fn write_option(value: &Option<Self>, out: &mut Vec<u8>) {
+        i32::write_option(&value.map(|v| v.0), out)
+    }
+    #[inline]
+    fn read_option(input: &mut &[u8]) -> Result<Option<Self>> {
+        Ok(i32::read_option(input)?.map(Time))
     }
 }
 
@@ -213,20 +370,11 @@ impl<A: Spill, B: Spill> Spill for (A, B) {
 impl<T: Spill> Spill for Option<T> {
     #[inline]
     fn write(&self, out: &mut Vec<u8>) {
-        match self {
-            None => out.push(0),
-            Some(v) => {
-                out.push(1);
-                v.write(out);
-            }
-        }
+        T::write_option(self, out);
     }
     #[inline]
     fn read(input: &mut &[u8]) -> Result<Self> {
-        match take(input, 1)?[0] {
-            0 => Ok(None),
-            _ => Ok(Some(T::read(input)?)),
-        }
+        T::read_option(input)
     }
     #[inline]
     fn heap_bytes(&self) -> usize {
@@ -791,5 +939,68 @@ mod tests {
         .unwrap();
         seen.sort();
         assert_eq!(seen, (0..400).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn integers_round_trip_in_as_few_bytes_as_their_magnitude_needs() {
+        fn round_trip<T: Spill + PartialEq + std::fmt::Debug + Copy>(v: T) -> usize {
+            let mut out = Vec::new();
+            v.write(&mut out);
+            let mut input = &out[..];
+            assert_eq!(T::read(&mut input).unwrap(), v);
+            assert!(input.is_empty(), "{v:?} left bytes behind");
+            out.len()
+        }
+        for v in [0i64, 1, -1, 63, -64, 64, 6_000_000, i64::MAX, i64::MIN] {
+            round_trip(v);
+        }
+        for v in [0i32, -1, i32::MAX, i32::MIN] {
+            round_trip(v);
+        }
+        for v in [0i16, i16::MIN, i16::MAX] {
+            round_trip(v);
+        }
+        for v in [0i128, -1, i128::MAX, i128::MIN] {
+            round_trip(v);
+        }
+        for v in [0u32, 127, 128, u32::MAX] {
+            round_trip(v);
+        }
+        // A length byte, then the zigzag form's significant bytes.
+        assert_eq!(round_trip(0i64), 1);
+        assert_eq!(round_trip(-64i64), 2);
+        assert_eq!(round_trip(6_000_000i64), 4);
+        assert_eq!(round_trip(i64::MIN), 9);
+        assert_eq!(round_trip(9_000i32), 3);
+        assert_eq!(round_trip(i128::MIN), 17);
+        // NULL is one byte, and so is a present 0: the tag is the length byte.
+        assert_eq!(round_trip(None::<i64>), 1);
+        assert_eq!(round_trip(Some(0i64)), 1);
+        assert_eq!(round_trip(Some(6_000_000i64)), 4);
+        assert_eq!(round_trip(Some(Date(9_000))), 3);
+        assert_eq!(round_trip(None::<Date>), 1);
+        assert_eq!(round_trip(Some(1.5f64)), 9);
+        // Read back from the middle of a buffer too (a whole value's bytes
+        // are read at once there).
+        let values = [0i64, 5, -300, 6_000_000, i64::MAX, i64::MIN, 1 << 40, -1];
+        let mut out = Vec::new();
+        for v in values {
+            v.write(&mut out);
+            Some(v).write(&mut out);
+        }
+        let mut input = &out[..];
+        for v in values {
+            assert_eq!(i64::read(&mut input).unwrap(), v);
+            assert_eq!(Option::<i64>::read(&mut input).unwrap(), Some(v));
+        }
+        assert!(input.is_empty());
+        // A number too large for its type, or one that never ends, is an
+        // error, not a wrapped value or a panic.
+        let mut out = Vec::new();
+        i64::from(i32::MAX).wrapping_add(1).write(&mut out);
+        assert!(i32::read(&mut &out[..]).is_err());
+        assert!(i64::read(&mut &[0xff; 11][..]).is_err());
+        assert!(u32::read(&mut &[0x80][..]).is_err());
+        assert!(i64::read(&mut &[3, 1][..]).is_err());
     }
 }
