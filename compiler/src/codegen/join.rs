@@ -82,6 +82,32 @@ impl Gen<'_> {
         (equivalence && x_ty.kind == y_ty.kind).then_some(y)
     }
 
+    /// Whether join `n` only asks whether a key exists (a semi or anti join
+    /// without a residual) on one BIGINT or INT column: its complete build
+    /// may become bits over the keys' range (`BuildTable::index_ints`),
+    /// probed with `contains_int`.
+    pub(super) fn probes_int_keys(&self, n: NodeId) -> bool {
+        let NodeKind::Join {
+            kind: JoinKind::Semi | JoinKind::Anti,
+            left,
+            right,
+            ref left_keys,
+            ref right_keys,
+            residual: None,
+        } = self.plan.node(n).kind
+        else {
+            return false;
+        };
+        let (&[l], &[r]) = (&left_keys[..], &right_keys[..]) else {
+            return false;
+        };
+        let (l, r) = (
+            self.plan.node(left).schema[l].ty.kind,
+            self.plan.node(right).schema[r].ty.kind,
+        );
+        l == r && matches!(r, TypeKind::BigInt | TypeKind::Int)
+    }
+
     /// A join's tables in `State` and `Built`: the build table (written while
     /// its build side runs, then moved to `Built` and probed), the probe rows
     /// waiting for a partitioned build, the spool of a spooled join, and the
@@ -477,10 +503,15 @@ impl Gen<'_> {
             }
             None => quote!(.next().is_some()),
         };
+        let lookup = if from == ProbeFrom::Built && residual.is_none() && self.probes_int_keys(n) {
+            quote!(#table.contains_int(&key))
+        } else {
+            quote!(#table.probe(&key) #any)
+        };
         let probe = quote!({
             let key = #key;
             #route
-            #table.probe(&key) #any
+            #lookup
         });
         let matched = match key_present(left_keys) {
             Some(present) => quote!(#present && #probe),

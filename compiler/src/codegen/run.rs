@@ -47,10 +47,16 @@ impl Gen<'_> {
             } else {
                 quote!()
             };
+            let bits = if self.probes_int_keys(n) {
+                quote!(b.#j.index_ints();)
+            } else {
+                quote!()
+            };
             // The build's last keys are linked before it is probed.
             quote! {
                 st.#j.drain();
                 b.#j = std::mem::take(&mut st.#j);
+                #bits
                 #matched
             }
         };

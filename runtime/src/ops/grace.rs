@@ -180,7 +180,86 @@ pub struct BuildTable<K, B> {
     /// Taken by [`BuildTable::join_spilled`] (the built table is shared, read-only).
     spilled: Mutex<Option<Spilled<B>>>,
     partitioned: bool,
+    /// The keys as bits, once [`BuildTable::index_ints`] replaced the table.
+    bits: Option<KeyBits>,
 }
+
+/// Integer keys as one bit each over their range.
+struct KeyBits {
+    min: i64,
+    words: Box<[u64]>,
+}
+
+impl KeyBits {
+    #[inline]
+    fn contains(&self, key: i64) -> bool {
+        let Some(at) = key
+            .checked_sub(self.min)
+            .and_then(|d| usize::try_from(d).ok())
+        else {
+            return false;
+        };
+        self.words
+            .get(at / 64)
+            .is_some_and(|w| w & (1 << (at % 64)) != 0)
+    }
+}
+
+/// [`BuildTable::index_ints`] and [`BuildTable::contains_int`] for builds
+/// on one integer column.
+macro_rules! int_keys {
+    ($($t:ty),*) => {$(
+        impl<B> BuildTable<($t,), B> {
+            /// For a join that only asks whether a key exists (a semi or
+            /// anti join without a residual), once the build is complete:
+            /// when the keys' range is at most 64 times their number, they
+            /// become one bit each over the range (at most 8 bytes a key;
+            /// the hash table takes ~30) and the table is dropped. A probe
+            /// then reads one bit, from a few hundred KB that stay in the
+            /// cache, where a hash lookup missed it: TPC-H q21 probes the
+            /// 729,413 keys of its orders with status 'F' with every line
+            /// item, twice (750 KB of bits). A partitioned build stays as
+            /// it is.
+            pub fn index_ints(&mut self) {
+                if self.partitioned || self.table.is_empty() {
+                    return;
+                }
+                let (mut min, mut max) = (i64::MAX, i64::MIN);
+                let mut keys = 0u64;
+                for &(k,) in self.table.keys() {
+                    let k = i64::from(k);
+                    min = min.min(k);
+                    max = max.max(k);
+                    keys += 1;
+                }
+                let span = (i128::from(max) - i128::from(min) + 1) as u128;
+                if keys == 0 || span > u128::from(keys) * 64 {
+                    return;
+                }
+                let mut words = vec![0u64; span.div_ceil(64) as usize].into_boxed_slice();
+                for &(k,) in self.table.keys() {
+                    let at = (i64::from(k) - min) as usize;
+                    words[at / 64] |= 1 << (at % 64);
+                }
+                self.table = JoinTable::new();
+                self.mem.reset();
+                // Within what the table held: the pool has it.
+                let _ = self.mem.grow((words.len() * 8) as u64);
+                self.bits = Some(KeyBits { min, words });
+            }
+
+            /// Whether some build row has `key`.
+            #[inline]
+            pub fn contains_int(&self, key: &($t,)) -> bool {
+                match &self.bits {
+                    Some(bits) => bits.contains(i64::from(key.0)),
+                    None => self.table.probe(key).next().is_some(),
+                }
+            }
+        }
+    )*};
+}
+int_keys!(i32, i64);
 
 impl<K: Hash + Eq, B> Default for BuildTable<K, B> {
     fn default() -> Self {
@@ -190,6 +269,7 @@ impl<K: Hash + Eq, B> Default for BuildTable<K, B> {
             dir: None,
             spilled: Mutex::new(None),
             partitioned: false,
+            bits: None,
         }
     }
 }
@@ -749,6 +829,48 @@ mod tests {
             "the absorbed file first, then ours, each in order"
         );
         drop(d);
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn dense_integer_keys_become_bits_and_sparse_ones_stay_hashed() {
+        let (base, dir) = dir("bits");
+        let pool = MemoryPool::new(1 << 30);
+        let table = |keys: &[i64]| {
+            let mut t: BuildTable<(i64,), ()> = BuildTable::new(&pool, &dir);
+            for &k in keys {
+                t.insert_first((k,), ()).unwrap();
+            }
+            t.drain();
+            t.index_ints();
+            t
+        };
+        // Every third key of a range (negative ones too): bits.
+        let keys: Vec<i64> = (-300..3000).filter(|k| k % 3 == 0).collect();
+        let t = table(&keys);
+        assert!(t.bits.is_some());
+        assert!(t.is_empty(), "the hash table is dropped");
+        for k in -400..3100 {
+            assert_eq!(t.contains_int(&(k,)), keys.contains(&k), "{k}");
+        }
+        assert!(!t.contains_int(&(i64::MIN,)) && !t.contains_int(&(i64::MAX,)));
+        // Two keys far apart: the range is too wide, the table stays.
+        let t = table(&[i64::MIN, i64::MAX]);
+        assert!(t.bits.is_none());
+        assert!(t.contains_int(&(i64::MIN,)) && t.contains_int(&(i64::MAX,)));
+        assert!(!t.contains_int(&(0,)));
+        // No keys: nothing to index, nothing found.
+        let t = table(&[]);
+        assert!(t.bits.is_none() && !t.contains_int(&(0,)));
+        // A build that went to disk is probed by partitions: left as it is.
+        let tiny = MemoryPool::new(8 << 10);
+        let mut t: BuildTable<(i64,), ()> = BuildTable::new(&tiny, &dir);
+        for k in 0..10_000 {
+            t.insert_first((k,), ()).unwrap();
+        }
+        t.drain();
+        t.index_ints();
+        assert!(t.is_partitioned() && t.bits.is_none());
         std::fs::remove_dir_all(&base).unwrap();
     }
 }

@@ -273,6 +273,11 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
         }
     }
 
+    /// The keys linked so far (every key once [`JoinTable::flush`]ed).
+    pub fn keys(&self) -> impl Iterator<Item = &K> + '_ {
+        self.heads.keys()
+    }
+
     pub fn len(&self) -> usize {
         self.rows.len()
     }
