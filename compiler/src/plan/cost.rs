@@ -275,13 +275,8 @@ pub(crate) fn selectivity(e: &Expr) -> f64 {
                 s
             }
         }
-        ExprKind::Like { negated, .. } => {
-            if *negated {
-                0.75
-            } else {
-                0.25
-            }
-        }
+        ExprKind::Like { negated: true, .. } => 0.75,
+        ExprKind::Like { .. } => 0.25,
         ExprKind::Literal(crate::ir::Literal::Boolean(true)) => 1.0,
         ExprKind::Literal(crate::ir::Literal::Boolean(false)) => 0.0,
         _ => 0.25,
