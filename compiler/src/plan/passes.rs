@@ -6,7 +6,7 @@
 //! equal subtree; rewrites never split a shared node (they only change a node
 //! when all its consumers agree, or when it has a single consumer).
 
-use super::Plan;
+use super::{NodeId, Plan};
 
 mod aggregate_join_transpose;
 mod constant_folding;
@@ -142,3 +142,42 @@ fn until_stable(mut plan: Plan, passes: &[&Pass], changed: &mut dyn FnMut(&str, 
 
 #[cfg(test)]
 pub(crate) mod test_support;
+
+/// Each node that `rewrite` computes anew (from nodes it appends to the
+/// plan) replaced by its substitute in every consumer and sink; the plan
+/// compacted and re-interned, or `None` when `rewrite` changed nothing.
+/// Only the nodes of the plan as given are offered to `rewrite`.
+fn substitute_nodes(
+    plan: &Plan,
+    mut rewrite: impl FnMut(&mut Plan, NodeId) -> Option<NodeId>,
+) -> Option<Plan> {
+    let mut plan = plan.clone();
+    let mut changed = false;
+    for t in 0..plan.nodes.len() {
+        let t = NodeId(t as u32);
+        let Some(f) = rewrite(&mut plan, t) else {
+            continue;
+        };
+        changed = true;
+        // `f` itself reads the new nodes, never `t`.
+        for node in &mut plan.nodes {
+            for input in node.kind.inputs_mut() {
+                if *input == t {
+                    *input = f;
+                }
+            }
+        }
+        for sink in &mut plan.sinks {
+            if *sink == t {
+                *sink = f;
+            }
+        }
+    }
+    if !changed {
+        return None;
+    }
+    // New nodes were appended after their consumers' old positions:
+    // compaction restores input-before-consumer order, the rebuild re-interns.
+    plan.compact();
+    Some(super::rebuild(&plan, |new, _, node| super::keep(new, node)))
+}

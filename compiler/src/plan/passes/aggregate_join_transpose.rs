@@ -40,41 +40,12 @@ use std::collections::BTreeSet;
 use crate::functions::AggregateFunction as F;
 use crate::ir::{AggregateCall, BinaryOp, Expr, ExprKind, Field, JoinKind, Literal, UnaryOp};
 use crate::plan::rewrite::{column, columns, remap};
-use crate::plan::{keep, rebuild, NodeId, NodeKind, Plan};
+use crate::plan::{NodeId, NodeKind, Plan};
 use crate::types::{DataType, TypeKind};
 
 pub(crate) fn run(plan: &Plan) -> Option<Plan> {
-    let mut plan = plan.clone();
-    let mut changed = false;
-    let original = plan.nodes.len();
-    for t in 0..original {
-        let t = NodeId(t as u32);
-        let Some(f) = rewrite(&mut plan, t) else {
-            continue;
-        };
-        changed = true;
-        // The consumers of the old aggregate read the final Calc instead.
-        for node in &mut plan.nodes {
-            for input in node.kind.inputs_mut() {
-                if *input == t {
-                    *input = f;
-                }
-            }
-        }
-        // `f` itself reads the new nodes, never `t`.
-        for sink in &mut plan.sinks {
-            if *sink == t {
-                *sink = f;
-            }
-        }
-    }
-    if !changed {
-        return None;
-    }
-    // New nodes were appended after their consumers' old positions:
-    // compaction restores input-before-consumer order, the rebuild re-interns.
-    plan.compact();
-    Some(rebuild(&plan, |new, _, node| keep(new, node)))
+    // The consumers of a rewritten aggregate read its final node instead.
+    super::substitute_nodes(plan, rewrite)
 }
 
 /// Which side of the join is pre-aggregated ("fact") and which is joined

@@ -39,38 +39,12 @@
 use crate::functions::AggregateFunction as F;
 use crate::ir::{AggregateCall, Expr, ExprKind, Field, JoinKind, Literal, UnaryOp};
 use crate::plan::rewrite::{column, columns};
-use crate::plan::{keep, rebuild, NodeId, NodeKind, Plan};
+use crate::plan::{NodeId, NodeKind, Plan};
 use crate::types::{DataType, TypeKind};
 
 pub(crate) fn run(plan: &Plan) -> Option<Plan> {
-    let mut plan = plan.clone();
-    let mut changed = false;
-    for t in 0..plan.nodes.len() {
-        let t = NodeId(t as u32);
-        let Some(f) = rewrite(&mut plan, t) else {
-            continue;
-        };
-        changed = true;
-        for node in &mut plan.nodes {
-            for input in node.kind.inputs_mut() {
-                if *input == t {
-                    *input = f;
-                }
-            }
-        }
-        for sink in &mut plan.sinks {
-            if *sink == t {
-                *sink = f;
-            }
-        }
-    }
-    if !changed {
-        return None;
-    }
-    // New nodes were appended after their consumers' old positions:
-    // compaction restores input-before-consumer order, the rebuild re-interns.
-    plan.compact();
-    Some(rebuild(&plan, |new, _, node| keep(new, node)))
+    // The consumers of a rewritten aggregate read its final node instead.
+    super::substitute_nodes(plan, rewrite)
 }
 
 /// What a call of the original aggregate reads.
