@@ -96,10 +96,8 @@ fn rewrite(plan: &mut Plan, t: NodeId) -> Option<NodeId> {
     let (left_keys, right_keys) = (left_keys.clone(), right_keys.clone());
     // A right side with one row per key already (this rewrite's own
     // partials, a GROUP BY on the keys) has nothing to gain.
-    if let NodeKind::Aggregate { group: g, .. } = &plan.node(right).kind {
-        if (0..g.len()).all(|c| right_keys.contains(&c)) {
-            return None;
-        }
+    if one_row_per_key(plan, right, &right_keys) {
+        return None;
     }
     let left_len = plan.node(left).schema.len();
     let join_schema = plan.node(join).schema.clone();
@@ -248,6 +246,29 @@ fn rewrite(plan: &mut Plan, t: NodeId) -> Option<NodeId> {
     ))
 }
 
+/// Whether `node` has at most one row per value of its `keys` columns: an
+/// aggregate grouped by some of them, seen through Calcs that pick columns
+/// (another INSERT's partials, merged with these, come as a Calc over the
+/// shared aggregate).
+fn one_row_per_key(plan: &Plan, node: NodeId, keys: &[usize]) -> bool {
+    match &plan.node(node).kind {
+        NodeKind::Aggregate { group, .. } => (0..group.len()).all(|c| keys.contains(&c)),
+        NodeKind::Calc {
+            input, projections, ..
+        } => {
+            let below: Option<Vec<usize>> = keys
+                .iter()
+                .map(|&k| match projections[k].kind {
+                    ExprKind::Column(c) => Some(c),
+                    _ => None,
+                })
+                .collect();
+            below.is_some_and(|b| one_row_per_key(plan, *input, &b))
+        }
+        _ => false,
+    }
+}
+
 /// `CASE WHEN cnt IS NULL THEN value ELSE cnt END` (BIGINT NOT NULL) of a
 /// partial count that is NULL where the left row had no partner.
 fn or_when_null(cnt: Expr, value: i64) -> Expr {
@@ -340,5 +361,24 @@ Sink #6 s [blackhole] INSERT INTO
             let text = plan(select, on, group);
             assert!(!text.contains("$partial"), "{select} / {on}:\n{text}");
         }
+    }
+
+    #[test]
+    fn partials_shared_with_another_insert_are_not_aggregated_again() {
+        // Both INSERTs' partials become one aggregate of `o` by `cid`; the
+        // first INSERT's join then reads it through a Calc, which has one
+        // row per key already.
+        let text = optimized_text(
+            "SET 'execution.runtime-mode' = 'batch';
+             CREATE TABLE c (id INT, name STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '1000');
+             CREATE TABLE o (oid BIGINT, cid INT, qty INT) WITH ('connector' = 'datagen', 'number-of-rows' = '100000');
+             CREATE TABLE s1 (a INT, x INT) WITH ('connector' = 'blackhole');
+             CREATE TABLE s2 (a STRING, b BIGINT) WITH ('connector' = 'blackhole');
+             EXECUTE STATEMENT SET BEGIN
+             INSERT INTO s1 SELECT c.id, SUM(o.qty) FROM c LEFT JOIN o ON c.id = o.cid GROUP BY c.id;
+             INSERT INTO s2 SELECT c.name, COUNT(o.oid) FROM c LEFT JOIN o ON c.id = o.cid GROUP BY c.name;
+             END;",
+        );
+        assert_eq!(text.matches("group=[cid]").count(), 1, "{text}");
     }
 }
