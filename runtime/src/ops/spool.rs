@@ -260,43 +260,31 @@ impl Spill for Decimal {
     }
 }
 
-impl Spill for Date {
-    #[inline]
-    fn write(&self, out: &mut Vec<u8>) {
-        self.0.write(out)
-    }
-    #[inline]
-    fn read(input: &mut &[u8]) -> Result<Self> {
-        Ok(Date(i32::read(input)?))
-    }
-    #[inline]
-    fn write_option(value: &Option<Self>, out: &mut Vec<u8>) {
-        i32::write_option(&value.map(|v| v.0), out)
-    }
-    #[inline]
-    fn read_option(input: &mut &[u8]) -> Result<Option<Self>> {
-        Ok(i32::read_option(input)?.map(Date))
-    }
+/// Values that are an `i32` inside (days, milliseconds of the day): written
+/// as that integer, NULL folded into its length byte.
+macro_rules! spill_i32_value {
+    ($($t:ident),*) => {$(
+        impl Spill for $t {
+            #[inline]
+            fn write(&self, out: &mut Vec<u8>) {
+                self.0.write(out)
+            }
+            #[inline]
+            fn read(input: &mut &[u8]) -> Result<Self> {
+                Ok($t(i32::read(input)?))
+            }
+            #[inline]
+            fn write_option(value: &Option<Self>, out: &mut Vec<u8>) {
+                i32::write_option(&value.map(|v| v.0), out)
+            }
+            #[inline]
+            fn read_option(input: &mut &[u8]) -> Result<Option<Self>> {
+                Ok(i32::read_option(input)?.map($t))
+            }
+        }
+    )*};
 }
-
-impl Spill for Time {
-    #[inline]
-    fn write(&self, out: &mut Vec<u8>) {
-        self.0.write(out)
-    }
-    #[inline]
-    fn read(input: &mut &[u8]) -> Result<Self> {
-        Ok(Time(i32::read(input)?))
-    }
-    #[inline]
-    fn write_option(value: &Option<Self>, out: &mut Vec<u8>) {
-        i32::write_option(&value.map(|v| v.0), out)
-    }
-    #[inline]
-    fn read_option(input: &mut &[u8]) -> Result<Option<Self>> {
-        Ok(i32::read_option(input)?.map(Time))
-    }
-}
+spill_i32_value!(Date, Time);
 
 impl Spill for Timestamp {
     #[inline]
