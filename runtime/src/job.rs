@@ -239,6 +239,26 @@ pub struct Context {
     profile: Option<std::sync::Mutex<Vec<(usize, std::time::Duration, f64)>>>,
 }
 
+/// `--profile`'s memory section: the budget's peak and, at that moment,
+/// the operators that held it and the process's resident size.
+fn memory_report(peak: &crate::ops::memory::PeakReport) -> String {
+    const MB: f64 = 1024.0 * 1024.0;
+    let hwm = crate::util::resident_bytes_of(true).unwrap_or(0);
+    let mut out = format!(
+        "memory: {:.1} MB reserved at the peak of {:.1} MB budget; resident then {:.1} MB \
+         (process peak {:.1} MB); held then by:\n",
+        peak.reserved as f64 / MB,
+        peak.limit as f64 / MB,
+        peak.rss as f64 / MB,
+        hwm as f64 / MB,
+    );
+    for (label, bytes) in &peak.holders {
+        let label = if label.is_empty() { "(unnamed)" } else { label };
+        out.push_str(&format!("{:9.1} MB  {label}\n", *bytes as f64 / MB));
+    }
+    out
+}
+
 impl Context {
     /// `memory_budget` is the job's own (`SET 'stmtc.memory-budget'`), which
     /// `--memory-budget` overrides; without either, [`default_budget`].
@@ -285,7 +305,11 @@ impl Context {
             progress: Arc::new(progress),
             counters,
             memory_budget: budget,
-            memory: crate::ops::memory::MemoryPool::new(budget),
+            memory: if args.profile {
+                crate::ops::memory::MemoryPool::profiled(budget)
+            } else {
+                crate::ops::memory::MemoryPool::new(budget)
+            },
             spill: Arc::new(crate::ops::spool::SpillDir::new().with_budget(budget)),
             profile: args.profile.then(Default::default),
         })
@@ -335,6 +359,9 @@ impl Context {
             out.push_str(&format!(
                 "{secs:9.3} s {share:5.1}% {cpu:7.3} s {cores:6.2}  pipeline {index}: {name}\n"
             ));
+        }
+        if let Some(peak) = self.memory.peak_report() {
+            out.push_str(&memory_report(&peak));
         }
         Some(out)
     }

@@ -104,6 +104,21 @@ pub fn prefetch(p: *const u8) {
     let _ = p;
 }
 
+/// The process's resident memory in bytes (`VmRSS` of `/proc/self/status`),
+/// or its peak (`VmHWM`) with `peak`; `None` where there is no such file.
+pub fn resident_bytes_of(peak: bool) -> Option<u64> {
+    let key = if peak { "VmHWM:" } else { "VmRSS:" };
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.starts_with(key))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The process's resident memory now, in bytes (see [`resident_bytes_of`]).
+pub fn resident_bytes() -> Option<u64> {
+    resident_bytes_of(false)
+}
+
 /// A random version-4 style UUID string (`8-4-4-4-12` hex), seeded from the clock
 /// and process id: part-file names only need to be unique, not secret.
 pub fn random_uuid() -> String {

@@ -77,9 +77,10 @@ impl Gen<'_> {
             parts.items.push(self.group_row_struct(n, input, &cols));
         }
         let r = self.group_row(n);
+        let label = self.memory_label(n, "groups");
         parts.add(
             quote!(#a: rt::ops::group_table::GroupTable<#key, #acc, #r>),
-            quote!(#a: rt::ops::group_table::GroupTable::new(&ctx.memory, &ctx.spill)),
+            quote!(#a: rt::ops::group_table::GroupTable::new(&ctx.memory, &ctx.spill) #label),
             quote!(self.#a.merge(o.#a, |a, p| a.merge(p))?;),
         );
         if self.defers_updates(n) {

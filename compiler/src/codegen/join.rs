@@ -129,9 +129,10 @@ impl Gen<'_> {
         let key = self.join_key_type(&self.plan.node(right).schema, right_keys);
         let r = row_ident(right);
         let l = row_ident(left);
+        let label = self.memory_label(n, "join build");
         parts.add(
             quote!(#j: rt::ops::grace::BuildTable<#key, #r>),
-            quote!(#j: rt::ops::grace::BuildTable::new(&ctx.memory, &ctx.spill)),
+            quote!(#j: rt::ops::grace::BuildTable::new(&ctx.memory, &ctx.spill) #label),
             quote!(self.#j.merge(o.#j)?;),
         );
         parts
@@ -152,9 +153,10 @@ impl Gen<'_> {
                 "Probe rows of #{} waiting for its build side",
                 n.0
             ));
+            let label = self.memory_label(n, "probe rows waiting for the build");
             parts.add(
                 quote!(#d #q: rt::ops::spool::Spool<#l>),
-                quote!(#q: rt::ops::spool::Spool::new(&ctx.memory, std::sync::Arc::clone(&ctx.spill))),
+                quote!(#q: rt::ops::spool::Spool::new(&ctx.memory, std::sync::Arc::clone(&ctx.spill)) #label),
                 quote!(self.#q.absorb(o.#q)?;),
             );
         }

@@ -410,12 +410,7 @@ impl Gen<'_> {
                 Task::SpoolReplay(_) => "spooled probe rows",
                 Task::PartitionedJoin(_) => "partitions from disk",
             };
-            let text = &self.descriptions[t.node().index()];
-            let text = match text.char_indices().nth(90) {
-                Some((at, _)) => format!("{}...", &text[..at]),
-                None => text.clone(),
-            };
-            format!("{what}: {text}")
+            format!("{what}: {}", self.short_description(t.node()))
         });
         let pipelines = quote! {
             #[doc = " Each pipeline's operator, for `--profile`."]
@@ -730,5 +725,23 @@ impl Gen<'_> {
                 Ok(())
             }
         })
+    }
+}
+
+impl Gen<'_> {
+    /// A node's description cut to 90 characters (`--profile`'s names).
+    fn short_description(&self, n: NodeId) -> String {
+        let text = &self.descriptions[n.index()];
+        match text.char_indices().nth(90) {
+            Some((at, _)) => format!("{}...", &text[..at]),
+            None => text.clone(),
+        }
+    }
+
+    /// `.labelled("...")`: what `--profile`'s memory report calls the state
+    /// `what` of node `n`.
+    pub(super) fn memory_label(&self, n: NodeId, what: &str) -> TokenStream {
+        let label = format!("{what}: {}", self.short_description(n));
+        quote!(.labelled(#label))
     }
 }

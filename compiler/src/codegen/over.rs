@@ -87,9 +87,10 @@ impl Gen<'_> {
                 let cmp_fn = super::row_cmp_fn(&f.to_string(), &r, &cmp);
                 let fd = super::doc(&format!("The partition and order of #{}", n.0));
                 parts.items.push(quote!(#fd #[inline] #cmp_fn));
+                let label = self.memory_label(n, "window rows");
                 parts.add(
                     quote!(#d #o: rt::ops::external_sort::SortBuffer<#r>),
-                    quote!(#o: rt::ops::external_sort::SortBuffer::new(&ctx.memory, &ctx.spill)),
+                    quote!(#o: rt::ops::external_sort::SortBuffer::new(&ctx.memory, &ctx.spill) #label),
                     quote!(self.#o.absorb(o.#o, #f)?;),
                 );
             }

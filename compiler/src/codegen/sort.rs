@@ -42,9 +42,10 @@ impl Gen<'_> {
             }
             None => quote!(),
         };
+        let label = self.memory_label(n, "sort rows");
         parts.add(
             quote!(#s: rt::ops::external_sort::SortBuffer<#r>),
-            quote!(#s: rt::ops::external_sort::SortBuffer::new(&ctx.memory, &ctx.spill) #keep),
+            quote!(#s: rt::ops::external_sort::SortBuffer::new(&ctx.memory, &ctx.spill) #keep #label),
             quote!(self.#s.absorb(o.#s, #f)?;),
         );
     }

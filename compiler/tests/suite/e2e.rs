@@ -353,7 +353,8 @@ INSERT INTO o SELECT id, (SELECT amount FROM bonus WHERE emp_id = id) FROM emp;
 }
 
 /// `--profile` prints every pipeline that ran once, slowest first, with its
-/// share of the time and what it runs; the job's outputs are the same.
+/// share of the time and what it runs, then which operators held the memory
+/// budget at its peak; the job's outputs are the same.
 #[test]
 fn profile_lists_every_pipeline_once() {
     let case = "semi_anti_inequality";
@@ -391,7 +392,12 @@ fn profile_lists_every_pipeline_once() {
     );
     let mut seen = Vec::new();
     let mut secs = Vec::new();
-    for line in lines {
+    let mut memory = None;
+    for line in lines.by_ref() {
+        if line.starts_with("memory: ") {
+            memory = Some(line);
+            break;
+        }
         let (time, rest) = line.trim_start().split_once(" s ").expect("a time");
         secs.push(time.parse::<f64>().expect("seconds"));
         // Share, CPU seconds and cores used are numbers too.
@@ -415,6 +421,31 @@ fn profile_lists_every_pipeline_once() {
     seen.sort_unstable();
     assert_eq!(seen, (0..seen.len()).collect::<Vec<_>>(), "{stderr}");
     assert!(seen.len() >= 2, "{stderr}");
+    // Then the memory budget's peak, and the operators that held it then,
+    // the largest first: this job's join builds hold rows.
+    let memory = memory.unwrap_or_else(|| panic!("no memory section:\n{stderr}"));
+    assert!(memory.contains(" MB reserved at the peak of "), "{memory}");
+    let mut held = Vec::new();
+    for line in lines {
+        let (mb, label) = line.trim_start().split_once(" MB  ").expect("bytes held");
+        held.push(mb.parse::<f64>().expect("megabytes"));
+        assert!(
+            [
+                "join build: Join #",
+                "groups: Aggregate #",
+                "sort rows: Sort #"
+            ]
+            .iter()
+            .any(|p| label.starts_with(p))
+                || label.starts_with("probe rows waiting for the build: Join #"),
+            "{line}"
+        );
+    }
+    assert!(held.iter().any(|&mb| mb > 0.0), "nothing held:\n{stderr}");
+    assert!(
+        held.windows(2).all(|w| w[0] >= w[1]),
+        "largest first:\n{stderr}"
+    );
 }
 
 /// Part files are named as Flink names them: `part-<uuid>-task-<n>-file-<m>`

@@ -76,6 +76,12 @@ impl<R: Spill> SortBuffer<R> {
         }
     }
 
+    /// Names this operator in `--profile`'s memory report.
+    pub fn labelled(mut self, label: &'static str) -> Self {
+        self.mem.set_label(label);
+        self
+    }
+
     /// A buffer of which only the first `limit` rows in order are read
     /// (OFFSET + FETCH of an ORDER BY).
     pub fn with_limit(mut self, limit: Option<u64>) -> SortBuffer<R> {

@@ -283,6 +283,12 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
         }
     }
 
+    /// Names this operator in `--profile`'s memory report.
+    pub fn labelled(mut self, label: &'static str) -> Self {
+        self.mem.set_label(label);
+        self
+    }
+
     fn dir(&self) -> Result<&SpillDir> {
         self.dir
             .as_deref()

@@ -109,6 +109,12 @@ impl<K: Hash + Eq, A, R: Spill> GroupTable<K, A, R> {
         }
     }
 
+    /// Names this operator in `--profile`'s memory report.
+    pub fn labelled(mut self, label: &'static str) -> Self {
+        self.mem.set_label(label);
+        self
+    }
+
     /// One input row, whose key hashes to `hash`, into its group by
     /// `update` (the generated `A<N>::update`: [`GroupTable::group_by`],
     /// then the accumulators). While the table's slots are larger than the

@@ -10,8 +10,9 @@
 //! spilled partition's write buffer, a reader's buffer) are not counted.
 
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 thread_local! {
     /// Bytes accumulators grew by on this thread since the last `take_growth`.
@@ -64,6 +65,29 @@ pub struct MemoryPool {
     floor: u64,
     used: AtomicU64,
     peak: AtomicU64,
+    /// `--profile`: which operators hold the bytes, and held them at the peak.
+    tally: Option<Mutex<Tally>>,
+}
+
+/// Bytes held per operator (by [`Reservation::label`]), now and at the
+/// pool's peak, for `--profile`.
+#[derive(Debug, Default)]
+struct Tally {
+    now: HashMap<&'static str, u64>,
+    peak: u64,
+    at_peak: Vec<(&'static str, u64)>,
+    /// The process's resident memory when the peak was taken (bytes).
+    rss_at_peak: u64,
+}
+
+/// Where the pool's bytes were at its peak (`--profile`).
+#[derive(Debug, Clone, Default)]
+pub struct PeakReport {
+    pub reserved: u64,
+    pub limit: u64,
+    pub rss: u64,
+    /// Operators by bytes held at the peak, the largest first.
+    pub holders: Vec<(&'static str, u64)>,
 }
 
 impl MemoryPool {
@@ -74,6 +98,55 @@ impl MemoryPool {
             floor: (limit / 256).min(MAX_FLOOR),
             used: AtomicU64::new(0),
             peak: AtomicU64::new(0),
+            tally: None,
+        })
+    }
+
+    /// A pool that also records which operators hold its bytes, and what
+    /// they held at its peak ([`MemoryPool::peak_report`], for `--profile`).
+    pub fn profiled(limit: u64) -> Arc<MemoryPool> {
+        let mut pool = Arc::into_inner(MemoryPool::new(limit)).expect("a new pool has one owner");
+        pool.tally = Some(Mutex::new(Tally::default()));
+        Arc::new(pool)
+    }
+
+    /// Counts `delta` bytes to (or from) `label`'s holdings; at a new peak of
+    /// the pool, remembers every operator's holdings and the resident size.
+    fn note(&self, label: &'static str, delta: i64) {
+        let Some(tally) = &self.tally else {
+            return;
+        };
+        let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+        let held = t.now.entry(label).or_insert(0);
+        *held = held.saturating_add_signed(delta);
+        let used = self.used.load(Ordering::Relaxed);
+        // A new peak by at least a chunk: take a picture.
+        if delta > 0 && used >= t.peak + CHUNK {
+            t.peak = used;
+            let mut holders: Vec<_> = t
+                .now
+                .iter()
+                .filter(|(_, &b)| b > 0)
+                .map(|(&l, &b)| (l, b))
+                .collect();
+            holders.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+            t.at_peak = holders;
+            t.rss_at_peak = crate::util::resident_bytes().unwrap_or(0);
+        }
+    }
+
+    /// Where the bytes were at the pool's peak; `None` unless [profiled](MemoryPool::profiled).
+    pub fn peak_report(&self) -> Option<PeakReport> {
+        let t = self
+            .tally
+            .as_ref()?
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        Some(PeakReport {
+            reserved: t.peak,
+            limit: self.limit,
+            rss: t.rss_at_peak,
+            holders: t.at_peak.clone(),
         })
     }
 
@@ -138,6 +211,8 @@ pub struct Reservation {
     held: u64,
     /// Bytes the operator says it uses (at most `held` after a successful `grow`).
     used: u64,
+    /// What `--profile` calls the operator ("" when unnamed).
+    label: &'static str,
 }
 
 impl Reservation {
@@ -146,16 +221,37 @@ impl Reservation {
             pool: Some(Arc::clone(pool)),
             held: 0,
             used: 0,
+            label: "",
         }
     }
 
-    /// A new, empty reservation from the same pool.
+    /// A new, empty reservation from the same pool, for the same operator.
     pub fn sibling(&self) -> Reservation {
         Reservation {
             pool: self.pool.clone(),
             held: 0,
             used: 0,
+            label: self.label,
         }
+    }
+
+    /// Names the operator whose bytes these are (`--profile`'s memory report).
+    pub fn set_label(&mut self, label: &'static str) {
+        if let Some(pool) = &self.pool {
+            pool.note(self.label, -(self.held as i64));
+            pool.note(label, self.held as i64);
+        }
+        self.label = label;
+    }
+
+    pub fn label(&self) -> &'static str {
+        self.label
+    }
+
+    /// Takes `n` bytes from the pool (already counted in `pool.used`) into `held`.
+    fn took(&mut self, pool: &MemoryPool, n: u64) {
+        self.held += n;
+        pool.note(self.label, n as i64);
     }
 
     /// Accounts for `n` more bytes. `false` when the pool cannot give them
@@ -168,21 +264,21 @@ impl Reservation {
         if self.used <= self.held {
             return true;
         }
-        let Some(pool) = &self.pool else {
+        let Some(pool) = self.pool.clone() else {
             self.held = self.used;
             return true;
         };
         let want = (self.used - self.held).max(CHUNK.min(pool.limit / 64).max(1));
         if pool.try_reserve(want) {
-            self.held += want;
+            self.took(&pool, want);
             true
         } else if pool.try_reserve(self.used - self.held) {
             // Near the limit: take exactly what is needed.
-            self.held = self.used;
+            self.took(&pool, self.used - self.held);
             true
         } else if self.used <= pool.floor {
             pool.force_reserve(self.used - self.held);
-            self.held = self.used;
+            self.took(&pool, self.used - self.held);
             true
         } else {
             self.used -= n;
@@ -194,6 +290,7 @@ impl Reservation {
     pub fn reset(&mut self) {
         if let Some(pool) = &self.pool {
             pool.release(self.held);
+            pool.note(self.label, -(self.held as i64));
         }
         self.held = 0;
         self.used = 0;
@@ -206,16 +303,25 @@ impl Reservation {
         let spare = self.held.saturating_sub(self.used);
         if let Some(pool) = &self.pool {
             pool.release(spare);
+            pool.note(self.label, -(spare as i64));
         }
         self.held = self.used;
     }
 
     /// Takes over another reservation's bytes (two threads' states merged).
     pub fn absorb(&mut self, mut other: Reservation) {
-        if self.pool.is_none() {
-            self.pool = other.pool.take();
-        } else if let Some(pool) = other.pool.take() {
+        if let Some(pool) = other.pool.take() {
+            if self.pool.is_none() {
+                self.pool = Some(Arc::clone(&pool));
+                if self.label.is_empty() {
+                    self.label = other.label;
+                }
+            }
             debug_assert!(self.pool.as_ref().is_some_and(|p| Arc::ptr_eq(p, &pool)));
+            if other.label != self.label {
+                pool.note(other.label, -(other.held as i64));
+                pool.note(self.label, other.held as i64);
+            }
         }
         self.held += std::mem::take(&mut other.held);
         self.used += std::mem::take(&mut other.used);

@@ -559,6 +559,12 @@ impl<R: Spill> Spool<R> {
         }
     }
 
+    /// Names this operator in `--profile`'s memory report.
+    pub fn labelled(mut self, label: &'static str) -> Self {
+        self.mem.set_label(label);
+        self
+    }
+
     pub fn push(&mut self, row: &R) -> Result<()> {
         let at = self.buf.len();
         if at >= self.marks.last().copied().unwrap_or(0) + CHUNK {
