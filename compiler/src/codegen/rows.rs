@@ -38,6 +38,7 @@ impl Gen<'_> {
                 #[derive(Clone, Debug, Default)]
                 struct #name { #(#fields),* }
             });
+            out.extend(self.build_row_struct(n));
         }
         Ok(out)
     }
@@ -52,7 +53,10 @@ impl Gen<'_> {
             match node.kind {
                 NodeKind::Join { left, right, .. } => {
                     rows.insert(left);
-                    rows.insert(right);
+                    // (Narrowed build rows have their own impl.)
+                    if self.build_cols(NodeId(i as u32)).is_none() {
+                        rows.insert(right);
+                    }
                 }
                 // The rows of groups beyond the budget spill too, and so
                 // do sort buffers.
