@@ -99,22 +99,41 @@ impl<T: JavaInt> SumInt<T> {
     }
 }
 
-/// SUM of FLOAT/DOUBLE.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SumFloat(pub Option<f64>);
+/// SUM of FLOAT/DOUBLE, in 8 bytes: before its first non-NULL value (a
+/// NULL sum) it holds [`NO_SUM`], a signalling NaN, which no arithmetic
+/// and no parse produces (their NaNs are quiet), so no sum can become it.
+/// Group tables of many groups (TPC-H q18's 1.5M orders) hold 8 bytes less
+/// per group than with an `Option<f64>`.
+#[derive(Clone, Copy, Debug)]
+pub struct SumFloat(f64);
+
+/// The bits of a [`SumFloat`] that has summed nothing.
+const NO_SUM: u64 = 0x7FF0_0000_0000_0001;
+
+impl Default for SumFloat {
+    fn default() -> Self {
+        SumFloat(f64::from_bits(NO_SUM))
+    }
+}
 
 impl SumFloat {
     #[inline]
     pub fn add(&mut self, v: Option<f64>) {
         if let Some(v) = v {
-            self.0 = Some(self.0.map_or(v, |s| s + v));
+            // (A signalling NaN input would be taken for an empty sum; no
+            // value the job computes is one.)
+            self.0 = if self.0.to_bits() == NO_SUM {
+                v
+            } else {
+                self.0 + v
+            };
         }
     }
     pub fn merge(&mut self, o: Self) {
-        self.add(o.0);
+        self.add(o.result());
     }
     pub fn result(&self) -> Option<f64> {
-        self.0
+        (self.0.to_bits() != NO_SUM).then_some(self.0)
     }
 }
 
@@ -707,6 +726,30 @@ mod tests {
                 assert_eq!(range.max(), max.result().copied(), "{values:?} at {split}");
             }
         }
+    }
+
+    /// A SUM of DOUBLE is NULL until a non-NULL value, keeps the first
+    /// value's sign and NaN, and takes 8 bytes.
+    #[test]
+    fn sum_float_is_null_until_a_value() {
+        assert_eq!(std::mem::size_of::<SumFloat>(), 8);
+        let mut s = SumFloat::default();
+        assert_eq!(s.result(), None);
+        s.add(None);
+        assert_eq!(s.result(), None);
+        s.merge(SumFloat::default());
+        assert_eq!(s.result(), None);
+        s.add(Some(-0.0));
+        assert_eq!(s.result().map(f64::to_bits), Some((-0.0f64).to_bits()));
+        let mut nan = SumFloat::default();
+        nan.add(Some(f64::NAN));
+        nan.add(Some(1.0));
+        assert!(nan.result().is_some_and(f64::is_nan));
+        let mut merged = SumFloat::default();
+        merged.merge(nan);
+        assert!(merged.result().is_some_and(f64::is_nan));
+        merged.add(None);
+        assert!(merged.result().is_some_and(f64::is_nan));
     }
 
     /// The shared SUM+AVG state gives bit-identical results to a separate
