@@ -282,6 +282,37 @@ impl Gen<'_> {
         l == r && matches!(r, TypeKind::BigInt | TypeKind::Int)
     }
 
+    /// Whether inner join `n` reads nothing of its build rows but how many
+    /// have the probe's key (no build column is live, no residual), on one
+    /// BIGINT or INT column: a complete build whose keys are unique may
+    /// become bits (`BuildTable::index_unique_ints`), and the probe emits
+    /// its row `count_int` times.
+    pub(super) fn counts_int_keys(&self, n: NodeId) -> bool {
+        let NodeKind::Join {
+            kind: JoinKind::Inner,
+            left,
+            right,
+            ref left_keys,
+            ref right_keys,
+            residual: None,
+        } = self.plan.node(n).kind
+        else {
+            return false;
+        };
+        let (&[l], &[r]) = (&left_keys[..], &right_keys[..]) else {
+            return false;
+        };
+        let left_arity = self.plan.node(left).schema.len();
+        let right_schema = &self.plan.node(right).schema;
+        let (l, r) = (
+            self.plan.node(left).schema[l].ty.kind,
+            right_schema[r].ty.kind,
+        );
+        l == r
+            && matches!(r, TypeKind::BigInt | TypeKind::Int)
+            && (0..right_schema.len()).all(|i| !self.is_live(n, left_arity + i))
+    }
+
     /// A join's tables in `State` and `Built`: the build table (written while
     /// its build side runs, then moved to `Built` and probed), the probe rows
     /// waiting for a partitioned build, the spool of a spooled join, and the
@@ -576,6 +607,21 @@ impl Gen<'_> {
         };
         let route = self.route_to_partition(n, from);
         let emit = self.emit(n, quote!(out));
+        if from == ProbeFrom::Built && self.counts_int_keys(n) {
+            // The output row is the probe row's columns, once per build row.
+            let count = quote! {
+                let key = #key;
+                #route
+                for _ in 0..#table.count_int(&key) {
+                    let out = #matched_row;
+                    #emit
+                }
+            };
+            return Ok(match key_present(left_keys) {
+                Some(present) => quote!(if #present { #count }),
+                None => count,
+            });
+        }
         let r_var = super::param(&matched_row, "r");
         let probe = |on_match: TokenStream| {
             let probe = quote! {

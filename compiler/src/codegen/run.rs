@@ -49,6 +49,8 @@ impl Gen<'_> {
             };
             let bits = if self.probes_int_keys(n) {
                 quote!(b.#j.index_ints();)
+            } else if self.counts_int_keys(n) {
+                quote!(b.#j.index_unique_ints();)
             } else {
                 quote!()
             };

@@ -256,6 +256,30 @@ macro_rules! int_keys {
                     None => self.table.probe(key).next().is_some(),
                 }
             }
+
+            /// For an inner join that reads nothing of its build rows but
+            /// how many have the probe's key: once the build is complete,
+            /// when every key has exactly one row, the keys become bits as
+            /// in [`index_ints`](Self::index_ints) (TPC-H q21's 729,413
+            /// orders with status 'F': 750 KB of bits where the table held
+            /// 20 MB). A table with a key twice stays as it is.
+            pub fn index_unique_ints(&mut self) {
+                if self.table.has_pending() {
+                    self.table.flush();
+                }
+                if self.table.len() == self.table.key_count() {
+                    self.index_ints();
+                }
+            }
+
+            /// How many build rows have `key`.
+            #[inline]
+            pub fn count_int(&self, key: &($t,)) -> usize {
+                match &self.bits {
+                    Some(bits) => usize::from(bits.contains(i64::from(key.0))),
+                    None => self.table.probe(key).count(),
+                }
+            }
         }
     )*};
 }
@@ -835,6 +859,38 @@ mod tests {
             "the absorbed file first, then ours, each in order"
         );
         drop(d);
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    /// An inner join's build that only counts rows per key: unique keys
+    /// become bits, a key twice keeps the table (and both rows count).
+    #[test]
+    fn unique_integer_keys_become_bits_and_repeated_ones_count() {
+        let (base, dir) = dir("unique-bits");
+        let pool = MemoryPool::new(1 << 30);
+        let table = |keys: &[i32]| {
+            let mut t: BuildTable<(i32,), ()> = BuildTable::new(&pool, &dir);
+            for &k in keys {
+                t.insert((k,), ()).unwrap();
+            }
+            t.drain();
+            t.index_unique_ints();
+            t
+        };
+        let keys: Vec<i32> = (0..2000).map(|k| k * 5 - 17).collect();
+        let t = table(&keys);
+        assert!(t.bits.is_some() && t.is_empty());
+        for k in -40..10_100 {
+            assert_eq!(t.count_int(&(k,)), usize::from(keys.contains(&k)), "{k}");
+        }
+        // One key twice: the probe must emit its row twice.
+        let mut twice = keys.clone();
+        twice.push(33);
+        let t = table(&twice);
+        assert!(t.bits.is_none());
+        assert_eq!(t.count_int(&(33,)), 2);
+        assert_eq!(t.count_int(&(38,)), 1);
+        assert_eq!(t.count_int(&(34,)), 0);
         std::fs::remove_dir_all(&base).unwrap();
     }
 

@@ -282,6 +282,11 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
         self.rows.len()
     }
 
+    /// How many distinct keys the linked rows have.
+    pub fn key_count(&self) -> usize {
+        self.heads.len()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.rows.len() == 0
     }
