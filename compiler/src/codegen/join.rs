@@ -9,7 +9,7 @@ use quote::{format_ident, quote};
 use proc_macro2::Ident;
 
 use super::expr::value_type;
-use super::rows::{copy_of, is_copy, key_value, spill_impl};
+use super::rows::{copy_of, is_copy, spill_impl};
 use super::{col_ident, doc, expr, row_ident, Gen, GenResult, ProbeFrom, StateParts};
 use crate::ir::{BinaryOp, ExprKind, Field, JoinKind};
 use crate::plan::{NodeId, NodeKind};
@@ -45,14 +45,16 @@ pub(super) struct BuildCol {
 
 impl Gen<'_> {
     /// The columns join `n` keeps of each build row, when they are not the
-    /// right input's row as it is (`None` then): the key columns (a spilled
-    /// partition is re-keyed from its rows), the columns its residual reads
-    /// and, for joins that output the right side, the live ones. Other
-    /// columns are dropped, and a column that is never NULL in the table
-    /// is held bare (8 bytes smaller for a BIGINT): a key column (a row
-    /// with a NULL key matches nothing and, but for RIGHT/FULL joins, which
-    /// emit it, is not kept) and the `y` of a two-distinct build. Strings
-    /// stay `Option`s (it costs them nothing).
+    /// right input's row as it is (`None` then): the columns its residual
+    /// reads and, for joins that output the right side, the live ones. Other
+    /// columns are dropped. So are the key columns the table's key holds
+    /// ([`Gen::key_from_probe`]; a spilled partition keeps each row's key
+    /// beside it); the others are kept, a RIGHT/FULL join's for its
+    /// unmatched rows. A column that is never NULL in the table is held
+    /// bare (8 bytes smaller for a BIGINT): a key column (a row with a NULL
+    /// key matches nothing and, but for RIGHT/FULL joins, which emit it, is
+    /// not kept) and the `y` of a two-distinct build. Strings stay
+    /// `Option`s (it costs them nothing).
     pub(super) fn build_cols(&self, n: NodeId) -> Option<Vec<BuildCol>> {
         let NodeKind::Join {
             kind,
@@ -86,7 +88,7 @@ impl Gen<'_> {
         let outer = matches!(kind, JoinKind::Right | JoinKind::Full);
         let y = self.distinct_build_column(n);
         let cols: Vec<BuildCol> = (0..keep.len())
-            .filter(|&c| keep[c])
+            .filter(|&c| keep[c] && self.key_from_probe(n, c).is_none())
             .map(|col| BuildCol {
                 col,
                 bare: !outer
@@ -97,6 +99,35 @@ impl Gen<'_> {
         let as_is =
             cols.iter().all(|c| !c.bare) && cols.iter().map(|c| c.col).eq(self.live_cols(right));
         (!as_is).then_some(cols)
+    }
+
+    /// Where build column `c` of join `n` is one of its key columns that the
+    /// table need not hold: its position in the key tuple. A matched build
+    /// row's key equals the probe's (`key` where the probe reads the table),
+    /// value for value when both sides have the same type and that type's
+    /// equality is identity (not floats: their keys are bits, and -0.0 and
+    /// NaN have several). Not for RIGHT/FULL joins, whose unmatched rows
+    /// output the column.
+    pub(super) fn key_from_probe(&self, n: NodeId, c: usize) -> Option<usize> {
+        let NodeKind::Join {
+            kind,
+            left,
+            right,
+            ref left_keys,
+            ref right_keys,
+            ..
+        } = self.plan.node(n).kind
+        else {
+            return None;
+        };
+        if matches!(kind, JoinKind::Right | JoinKind::Full) {
+            return None;
+        }
+        let at = right_keys.iter().position(|&k| k == c)?;
+        let r = &self.plan.node(right).schema[c].ty;
+        let l = &self.plan.node(left).schema[left_keys[at]].ty;
+        let exact = !matches!(r.kind, TypeKind::Float | TypeKind::Double);
+        (exact && l.kind == r.kind).then_some(at)
     }
 
     /// The type of join `n`'s build rows: `B<n>` when [`Gen::build_cols`]
@@ -164,9 +195,14 @@ impl Gen<'_> {
         quote!(#name { #(#fields,)* })
     }
 
-    /// Column `c` of the right input read from build row `r` as the
-    /// right input's row would hold it (an `Option`).
+    /// Column `c` of the right input read from build row `r` (or the
+    /// probe's `key`) as the right input's row would hold it (an `Option`).
     fn build_value(&self, n: NodeId, c: usize, ty: &crate::types::DataType) -> TokenStream {
+        if let Some(at) = self.key_from_probe(n, c) {
+            let at = proc_macro2::Literal::usize_unsuffixed(at);
+            let v = copy_of(quote!(key.#at), ty);
+            return quote!(Some(#v));
+        }
         let ident = col_ident(c);
         let v = copy_of(quote!(r.#ident), ty);
         let bare = self
@@ -177,34 +213,6 @@ impl Gen<'_> {
         } else {
             v
         }
-    }
-
-    /// The join key of build row `row` (a `B<n>` or the right input's row).
-    fn build_key_expr(&self, n: NodeId) -> TokenStream {
-        let NodeKind::Join {
-            right,
-            ref right_keys,
-            ..
-        } = self.plan.node(n).kind
-        else {
-            return quote!(());
-        };
-        let schema = &self.plan.node(right).schema;
-        let bare = self.build_cols(n).unwrap_or_default();
-        let parts = right_keys.iter().map(|&c| {
-            if bare.iter().any(|b| b.col == c && b.bare) {
-                let ident = col_ident(c);
-                match schema[c].ty.kind {
-                    TypeKind::Double => quote!(rt::ops::aggregate::f64_key(row.#ident)),
-                    TypeKind::Float => quote!(rt::ops::aggregate::f64_key(row.#ident as f64)),
-                    _ => copy_of(quote!(row.#ident), &schema[c].ty),
-                }
-            } else {
-                let v = key_value(schema, c);
-                quote!(#v.unwrap_or_default())
-            }
-        });
-        quote!((#(#parts,)*))
     }
 
     /// The build column `y` of a semi or anti join whose residual is just
@@ -430,11 +438,8 @@ impl Gen<'_> {
         let j = format_ident!("j{}", n.0);
         let g = format_ident!("g{}", n.0);
         let l = row_ident(left);
-        let r = self.build_row_ident(n);
-        let build_key = self.build_key_expr(n);
         let probe_key = self.join_key_expr(&self.plan.node(left).schema, left_keys);
         let probe = format_ident!("partition_probe_{}", n.0);
-        let build_row = super::param(&build_key, "row");
         let probe_row = super::param(&probe_key, "row");
         let outer = matches!(kind, JoinKind::Right | JoinKind::Full);
         let unmatched = if outer {
@@ -452,7 +457,6 @@ impl Gen<'_> {
                 probe,
                 #outer,
                 |thread| State::new(ctx, staging, b, thread, #pipeline),
-                |#build_row: &#r| #build_key,
                 |#probe_row: &#l| #probe_key,
                 |st: &mut State, t, m, row| #probe(st, b, t, m, row),
                 #unmatched,
@@ -705,6 +709,20 @@ impl Gen<'_> {
         };
         let key = self.join_key_expr(&plan.node(left).schema, left_keys);
         let bare = self.build_cols(n).unwrap_or_default();
+        // Key columns the table does not hold: the probe's key.
+        let right_schema = match &plan.node(n).kind {
+            NodeKind::Join { right, .. } => &plan.node(*right).schema,
+            _ => return Err(format!("#{} is not a join", n.0)),
+        };
+        let from_key: Vec<Option<TokenStream>> = (0..right_schema.len())
+            .map(|c| {
+                self.key_from_probe(n, c).map(|at| {
+                    let at = proc_macro2::Literal::usize_unsuffixed(at);
+                    let v = copy_of(quote!(key.#at), &right_schema[c].ty);
+                    quote!(Some(#v))
+                })
+            })
+            .collect();
         let column = |i: usize| {
             if i < left_arity {
                 let c = col_ident(i);
@@ -712,7 +730,9 @@ impl Gen<'_> {
             } else {
                 let c = i - left_arity;
                 let ident = col_ident(c);
-                if bare.iter().any(|b| b.col == c && b.bare) {
+                if let Some(Some(v)) = from_key.get(c) {
+                    v.clone()
+                } else if bare.iter().any(|b| b.col == c && b.bare) {
                     // A bare column is `Copy`.
                     quote!(Some(r.#ident))
                 } else {

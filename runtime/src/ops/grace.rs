@@ -164,10 +164,11 @@ impl<R: Spill> Partitions<R> {
     }
 }
 
-/// A partitioned build: keyed rows by partition, and the rows whose key has
-/// a NULL (they only matter to outer joins).
-struct Spilled<B> {
-    parts: Partitions<B>,
+/// A partitioned build: rows with their keys by partition (a build row
+/// need not hold its key columns), and the rows whose key has a NULL (they
+/// only matter to outer joins).
+struct Spilled<K, B> {
+    parts: Partitions<(K, B)>,
     unmatchable: PartFile<B>,
 }
 
@@ -178,7 +179,7 @@ pub struct BuildTable<K, B> {
     mem: Reservation,
     dir: Option<Arc<SpillDir>>,
     /// Taken by [`BuildTable::join_spilled`] (the built table is shared, read-only).
-    spilled: Mutex<Option<Spilled<B>>>,
+    spilled: Mutex<Option<Spilled<K, B>>>,
     partitioned: bool,
     /// The keys as bits, once [`BuildTable::index_ints`] replaced the table.
     bits: Option<KeyBits>,
@@ -298,7 +299,7 @@ impl<K: Hash + Eq, B> Default for BuildTable<K, B> {
     }
 }
 
-impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
+impl<K: Hash + Eq + Clone + Spill, B: Spill> BuildTable<K, B> {
     pub fn new(pool: &Arc<MemoryPool>, dir: &Arc<SpillDir>) -> Self {
         BuildTable {
             mem: Reservation::new(pool),
@@ -381,7 +382,8 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
         let dir = Arc::clone(self.dir.as_ref().expect("partitioned tables have a folder"));
         let spilled = self.spilled.get_mut().expect("not poisoned");
         let s = spilled.as_mut().expect("partitioned");
-        s.parts.parts[partition(&key, 0)].push(&dir, &row)
+        let part = partition(&key, 0);
+        s.parts.parts[part].push(&dir, &(key, row))
     }
 
     /// A build row whose key has a NULL: it matches nothing.
@@ -412,7 +414,8 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
             unmatchable: PartFile::new(),
         });
         for (key, row) in keyed {
-            s.parts.parts[partition(&key, 0)].push(&dir, &row)?;
+            let part = partition(&key, 0);
+            s.parts.parts[part].push(&dir, &(key, row))?;
         }
         for row in unmatchable {
             s.unmatchable.push(&dir, &row)?;
@@ -507,7 +510,6 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
         probe: ProbeSpill<L>,
         outer_build: bool,
         make_cx: impl Fn(usize) -> Result<C> + Sync,
-        build_key: impl Fn(&B) -> K + Sync,
         probe_key: impl Fn(&L) -> K + Sync,
         on_probe: impl Fn(&mut C, &JoinTable<K, B>, &mut MatchedRows, &L) -> Result<()> + Sync,
         on_unmatched: impl Fn(&mut C, &B) -> Result<()> + Sync,
@@ -524,7 +526,7 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
         let dir = self.dir()?;
         let probe_parts = probe.parts.unwrap_or_else(Partitions::new);
         // Each piece of work is taken (moved out) by the thread that runs it.
-        let mut work: Vec<Mutex<Option<Work<B, L>>>> = spilled
+        let mut work: Vec<Mutex<Option<Work<K, B, L>>>> = spilled
             .parts
             .parts
             .into_iter()
@@ -546,7 +548,6 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
                         dir,
                         mem: self.mem.sibling(),
                         outer_build,
-                        build_key: &build_key,
                         probe_key: &probe_key,
                         on_probe: &mut op,
                         on_unmatched: &mut ou,
@@ -564,17 +565,16 @@ impl<K: Hash + Eq + Clone, B: Spill> BuildTable<K, B> {
 
 /// One piece of a partitioned join: a pair of partitions, or an outer
 /// build's rows with a NULL key.
-enum Work<B, L> {
-    Pair(PartFile<B>, PartFile<L>),
+enum Work<K, B, L> {
+    Pair(PartFile<(K, B)>, PartFile<L>),
     Unmatchable(PartFile<B>),
 }
 
 /// The pairwise join of partitions, with what it needs to split them again.
-struct PartitionJoin<'a, K, B, L, C, BK, PK, OP, OU> {
+struct PartitionJoin<'a, K, B, L, C, PK, OP, OU> {
     dir: &'a SpillDir,
     mem: Reservation,
     outer_build: bool,
-    build_key: &'a BK,
     probe_key: &'a PK,
     on_probe: &'a mut OP,
     on_unmatched: &'a mut OU,
@@ -582,12 +582,11 @@ struct PartitionJoin<'a, K, B, L, C, BK, PK, OP, OU> {
     _types: PhantomData<fn(K, B, L, C)>,
 }
 
-impl<K, B, L, C, BK, PK, OP, OU> PartitionJoin<'_, K, B, L, C, BK, PK, OP, OU>
+impl<K, B, L, C, PK, OP, OU> PartitionJoin<'_, K, B, L, C, PK, OP, OU>
 where
-    K: Hash + Eq + Clone,
+    K: Hash + Eq + Clone + Spill,
     B: Spill,
     L: Spill,
-    BK: Fn(&B) -> K,
     PK: Fn(&L) -> K,
     OP: FnMut(&mut C, &JoinTable<K, B>, &mut MatchedRows, &L) -> Result<()>,
     OU: FnMut(&mut C, &B) -> Result<()>,
@@ -596,26 +595,26 @@ where
         &mut self,
         cx: &mut C,
         level: u32,
-        build: PartFile<B>,
+        build: PartFile<(K, B)>,
         probe: PartFile<L>,
     ) -> Result<()> {
         if probe.is_empty() && !self.outer_build {
             return Ok(()); // nothing can match; the build rows are not output
         }
         let mut table = JoinTable::new();
-        let mut rest: Option<PartFile<B>> = None;
-        build.drain(|row| {
+        let mut rest: Option<PartFile<(K, B)>> = None;
+        build.drain(|keyed| {
             if let Some(rest) = rest.as_mut() {
-                return rest.push(self.dir, &row);
+                return rest.push(self.dir, &keyed);
             }
-            let fits = self.mem.grow(build_row_size::<K, B>(&row));
+            let fits = self.mem.grow(build_row_size::<K, B>(&keyed.1));
             if fits || level >= MAX_LEVEL {
-                table.insert((self.build_key)(&row), row);
+                table.insert(keyed.0, keyed.1);
                 Ok(())
             } else {
                 // The partition is too big: keep the rest apart and split it all.
                 let mut r = PartFile::new();
-                r.push(self.dir, &row)?;
+                r.push(self.dir, &keyed)?;
                 rest = Some(r);
                 Ok(())
             }
@@ -643,19 +642,17 @@ where
         cx: &mut C,
         level: u32,
         loaded: JoinTable<K, B>,
-        rest: PartFile<B>,
+        rest: PartFile<(K, B)>,
         probe: PartFile<L>,
     ) -> Result<()> {
         let next = level + 1;
-        let mut builds: Partitions<B> = Partitions::new();
+        let mut builds: Partitions<(K, B)> = Partitions::new();
         let (keyed, _) = loaded.into_parts();
-        for (key, row) in keyed {
-            builds.parts[partition(&key, next)].push(self.dir, &row)?;
+        for keyed in keyed {
+            builds.parts[partition(&keyed.0, next)].push(self.dir, &keyed)?;
         }
         self.mem.reset();
-        rest.drain(|row| {
-            builds.parts[partition(&(self.build_key)(&row), next)].push(self.dir, &row)
-        })?;
+        rest.drain(|keyed| builds.parts[partition(&keyed.0, next)].push(self.dir, &keyed))?;
         let mut probes: Partitions<L> = Partitions::new();
         probe.drain(|row| {
             probes.parts[partition(&(self.probe_key)(&row), next)].push(self.dir, &row)
@@ -768,7 +765,6 @@ mod tests {
                     spill,
                     true,
                     |_| Ok((Vec::new(), Vec::new())),
-                    |b: &(i64, i64)| b.0,
                     |l: &(i64, i64)| l.0,
                     |cx: &mut (Vec<(i64, i64)>, Vec<i64>), table, matched, l| {
                         for (i, r) in table.probe(&l.0) {

@@ -106,7 +106,7 @@ macro_rules! spill_number {
         }
     )*};
 }
-spill_number!(i8, f32, f64);
+spill_number!(i8, u64, f32, f64);
 
 /// Integers are written as a length byte and that many low bytes of
 /// their zigzag form (0, -1, 1, -2, ... -> 0, 1, 2, 3, ...), little-endian:
@@ -354,6 +354,40 @@ impl<A: Spill, B: Spill> Spill for (A, B) {
         self.0.heap_bytes() + self.1.heap_bytes()
     }
 }
+
+/// Join keys (tuples of one or more column values), spilled with their
+/// build rows by a partitioned join.
+macro_rules! spill_tuple {
+    ($(($($t:ident $i:tt),+)),*) => {$(
+        impl<$($t: Spill),+> Spill for ($($t,)+) {
+            #[inline]
+            fn write(&self, out: &mut Vec<u8>) {
+                $(self.$i.write(out);)+
+            }
+            #[inline]
+            fn read(input: &mut &[u8]) -> Result<Self> {
+                Ok(($($t::read(input)?,)+))
+            }
+            #[inline]
+            fn heap_bytes(&self) -> usize {
+                0 $(+ self.$i.heap_bytes())+
+            }
+        }
+    )*};
+}
+spill_tuple!(
+    (A 0),
+    (A 0, B 1, C 2),
+    (A 0, B 1, C 2, D 3),
+    (A 0, B 1, C 2, D 3, E 4),
+    (A 0, B 1, C 2, D 3, E 4, F 5),
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6),
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7),
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8),
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9),
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10),
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11)
+);
 
 impl<T: Spill> Spill for Option<T> {
     #[inline]
