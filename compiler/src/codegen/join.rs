@@ -264,13 +264,11 @@ impl Gen<'_> {
         (equivalence && x_ty.kind == y_ty.kind).then_some(y)
     }
 
-    /// Whether join `n` only asks whether a key exists (a semi or anti join
-    /// without a residual) on one BIGINT or INT column: its complete build
-    /// may become bits over the keys' range (`BuildTable::index_ints`),
-    /// probed with `contains_int`.
-    pub(super) fn probes_int_keys(&self, n: NodeId) -> bool {
+    /// Join `n`'s kind and inputs when it has no residual and one key
+    /// column, BIGINT or INT on both sides: its keys may become bits.
+    fn int_key_join(&self, n: NodeId) -> Option<(JoinKind, NodeId, NodeId)> {
         let NodeKind::Join {
-            kind: JoinKind::Semi | JoinKind::Anti,
+            kind,
             left,
             right,
             ref left_keys,
@@ -278,16 +276,27 @@ impl Gen<'_> {
             residual: None,
         } = self.plan.node(n).kind
         else {
-            return false;
+            return None;
         };
         let (&[l], &[r]) = (&left_keys[..], &right_keys[..]) else {
-            return false;
+            return None;
         };
         let (l, r) = (
             self.plan.node(left).schema[l].ty.kind,
             self.plan.node(right).schema[r].ty.kind,
         );
-        l == r && matches!(r, TypeKind::BigInt | TypeKind::Int)
+        (l == r && matches!(r, TypeKind::BigInt | TypeKind::Int)).then_some((kind, left, right))
+    }
+
+    /// Whether join `n` only asks whether a key exists (a semi or anti join
+    /// without a residual) on one BIGINT or INT column: its complete build
+    /// may become bits over the keys' range (`BuildTable::index_ints`),
+    /// probed with `contains_int`.
+    pub(super) fn probes_int_keys(&self, n: NodeId) -> bool {
+        matches!(
+            self.int_key_join(n),
+            Some((JoinKind::Semi | JoinKind::Anti, ..))
+        )
     }
 
     /// Whether inner join `n` reads nothing of its build rows but how many
@@ -296,29 +305,11 @@ impl Gen<'_> {
     /// become bits (`BuildTable::index_unique_ints`), and the probe emits
     /// its row `count_int` times.
     pub(super) fn counts_int_keys(&self, n: NodeId) -> bool {
-        let NodeKind::Join {
-            kind: JoinKind::Inner,
-            left,
-            right,
-            ref left_keys,
-            ref right_keys,
-            residual: None,
-        } = self.plan.node(n).kind
-        else {
-            return false;
-        };
-        let (&[l], &[r]) = (&left_keys[..], &right_keys[..]) else {
+        let Some((JoinKind::Inner, left, right)) = self.int_key_join(n) else {
             return false;
         };
         let left_arity = self.plan.node(left).schema.len();
-        let right_schema = &self.plan.node(right).schema;
-        let (l, r) = (
-            self.plan.node(left).schema[l].ty.kind,
-            right_schema[r].ty.kind,
-        );
-        l == r
-            && matches!(r, TypeKind::BigInt | TypeKind::Int)
-            && (0..right_schema.len()).all(|i| !self.is_live(n, left_arity + i))
+        (0..self.plan.node(right).schema.len()).all(|i| !self.is_live(n, left_arity + i))
     }
 
     /// A join's tables in `State` and `Built`: the build table (written while
