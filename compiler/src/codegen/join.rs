@@ -195,24 +195,30 @@ impl Gen<'_> {
         quote!(#name { #(#fields,)* })
     }
 
-    /// Column `c` of the right input read from build row `r` (or the
-    /// probe's `key`) as the right input's row would hold it (an `Option`).
-    fn build_value(&self, n: NodeId, c: usize, ty: &crate::types::DataType) -> TokenStream {
-        if let Some(at) = self.key_from_probe(n, c) {
-            let at = proc_macro2::Literal::usize_unsuffixed(at);
-            let v = copy_of(quote!(key.#at), ty);
-            return quote!(Some(#v));
-        }
-        let ident = col_ident(c);
-        let v = copy_of(quote!(r.#ident), ty);
-        let bare = self
-            .build_cols(n)
-            .is_some_and(|cols| cols.iter().any(|b| b.col == c && b.bare));
-        if bare {
-            quote!(Some(#v))
-        } else {
-            v
-        }
+    /// For each column of join `n`'s right input, how a probe reads it as
+    /// the right input's row would hold it (an `Option`), where build row
+    /// `r` does not hold it so: from the probe's `key`, or a bare column
+    /// wrapped; `None` where `r.c<i>` is the value itself.
+    fn build_reads(&self, n: NodeId) -> Vec<Option<TokenStream>> {
+        let NodeKind::Join { right, .. } = self.plan.node(n).kind else {
+            return Vec::new();
+        };
+        let schema = &self.plan.node(right).schema;
+        let cols = self.build_cols(n).unwrap_or_default();
+        (0..schema.len())
+            .map(|c| {
+                if let Some(at) = self.key_from_probe(n, c) {
+                    let at = proc_macro2::Literal::usize_unsuffixed(at);
+                    let v = copy_of(quote!(key.#at), &schema[c].ty);
+                    return Some(quote!(Some(#v)));
+                }
+                // A bare column is `Copy`.
+                let ident = col_ident(c);
+                cols.iter()
+                    .any(|b| b.col == c && b.bare)
+                    .then(|| quote!(Some(r.#ident)))
+            })
+            .collect()
     }
 
     /// The build column `y` of a semi or anti join whose residual is just
@@ -581,7 +587,14 @@ impl Gen<'_> {
             quote!(#out_row { #(#l,)* #(#r,)* })
         };
         let right_schema = &plan.node(right).schema;
-        let matched_row = joined(&|i| self.build_value(n, i, &right_schema[i].ty));
+        let reads = self.build_reads(n);
+        let matched_row = joined(&|i| match &reads[i] {
+            Some(read) => read.clone(),
+            None => {
+                let c = col_ident(i);
+                copy_of(quote!(r.#c), &right_schema[i].ty)
+            }
+        });
         let null_row = joined(&|_| quote!(None));
         let column = |i: usize| {
             let c = col_ident(i);
@@ -699,36 +712,16 @@ impl Gen<'_> {
             _ => return Err(format!("#{} is not a join", n.0)),
         };
         let key = self.join_key_expr(&plan.node(left).schema, left_keys);
-        let bare = self.build_cols(n).unwrap_or_default();
-        // Key columns the table does not hold: the probe's key.
-        let right_schema = match &plan.node(n).kind {
-            NodeKind::Join { right, .. } => &plan.node(*right).schema,
-            _ => return Err(format!("#{} is not a join", n.0)),
-        };
-        let from_key: Vec<Option<TokenStream>> = (0..right_schema.len())
-            .map(|c| {
-                self.key_from_probe(n, c).map(|at| {
-                    let at = proc_macro2::Literal::usize_unsuffixed(at);
-                    let v = copy_of(quote!(key.#at), &right_schema[c].ty);
-                    quote!(Some(#v))
-                })
-            })
-            .collect();
+        let reads = self.build_reads(n);
         let column = |i: usize| {
             if i < left_arity {
                 let c = col_ident(i);
                 quote!(row.#c)
+            } else if let Some(Some(read)) = reads.get(i - left_arity) {
+                read.clone()
             } else {
-                let c = i - left_arity;
-                let ident = col_ident(c);
-                if let Some(Some(v)) = from_key.get(c) {
-                    v.clone()
-                } else if bare.iter().any(|b| b.col == c && b.bare) {
-                    // A bare column is `Copy`.
-                    quote!(Some(r.#ident))
-                } else {
-                    quote!(r.#ident)
-                }
+                let c = col_ident(i - left_arity);
+                quote!(r.#c)
             }
         };
         let out_row = row_ident(n);

@@ -244,16 +244,6 @@ impl Reservation {
         self.label = label;
     }
 
-    pub fn label(&self) -> &'static str {
-        self.label
-    }
-
-    /// Takes `n` bytes from the pool (already counted in `pool.used`) into `held`.
-    fn took(&mut self, pool: &MemoryPool, n: u64) {
-        self.held += n;
-        pool.note(self.label, n as i64);
-    }
-
     /// Accounts for `n` more bytes. `false` when the pool cannot give them
     /// and the reservation holds more than the pool's [floor](MemoryPool::floor)
     /// (nothing is accounted then): the caller keeps the bytes out of memory
@@ -264,26 +254,27 @@ impl Reservation {
         if self.used <= self.held {
             return true;
         }
-        let Some(pool) = self.pool.clone() else {
+        let Some(pool) = &self.pool else {
             self.held = self.used;
             return true;
         };
-        let want = (self.used - self.held).max(CHUNK.min(pool.limit / 64).max(1));
-        if pool.try_reserve(want) {
-            self.took(&pool, want);
-            true
-        } else if pool.try_reserve(self.used - self.held) {
+        let need = self.used - self.held;
+        let want = need.max(CHUNK.min(pool.limit / 64).max(1));
+        let took = if pool.try_reserve(want) {
+            want
+        } else if pool.try_reserve(need) {
             // Near the limit: take exactly what is needed.
-            self.took(&pool, self.used - self.held);
-            true
+            need
         } else if self.used <= pool.floor {
-            pool.force_reserve(self.used - self.held);
-            self.took(&pool, self.used - self.held);
-            true
+            pool.force_reserve(need);
+            need
         } else {
             self.used -= n;
-            false
-        }
+            return false;
+        };
+        self.held += took;
+        pool.note(self.label, took as i64);
+        true
     }
 
     /// Gives every byte back (the operator's memory was spilled or dropped).
