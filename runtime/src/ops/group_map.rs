@@ -11,7 +11,15 @@
 //! at the same slot count and entry size (131,072 slots of 72 bytes for the
 //! 100k users).
 //!
-//! The map never removes a key. Like `std`'s, it grows (doubling,
+//! Keys go to one of sixteen shards by the top bits of their hash (slots
+//! by the low ones), each with its own slots. A shard grows apart from the
+//! others, and merging two maps goes shard by shard, freeing each merged
+//! shard: growing or merging never holds a second copy of the whole table,
+//! only of one shard. (TPC-H q18 at SF 1 merges two threads' halves of 1.5M
+//! groups: unsharded, both halves and the merged table were alive at
+//! once, 50 MB more at the job's peak; bench/RESULTS.md, issue 13 step 19.)
+//!
+//! The map never removes a key. Like `std`'s, a shard grows (doubling,
 //! rehashing every key) when more than 7/8 of its slots would be full: the
 //! table's size decides whether it stays in the cache, and the same map at
 //! most half full (twice the slots) was no faster than `std`'s. At 100k keys
@@ -24,6 +32,12 @@ use std::hash::{BuildHasher, Hash};
 
 use crate::util::FastState;
 
+/// Shards of a map, chosen by a key's top hash bits: each grows (and is
+/// merged) apart, so that growing or merging a large table never holds a
+/// second copy of all of it, only of one shard.
+const SHARD_BITS: u32 = 4;
+const SHARDS: usize = 1 << SHARD_BITS;
+
 /// The hash of a key in a [`GroupMap`], or of a view of it that hashes
 /// alike (see [`GroupMap::get_mut_by`]).
 #[inline(always)]
@@ -31,9 +45,22 @@ pub fn hash<Q: Hash + ?Sized>(key: &Q) -> u64 {
     FastState::default().hash_one(key)
 }
 
+/// The shard of a key with hash `hash` (its top bits; slots use the low ones).
+#[inline(always)]
+fn shard_of(hash: u64) -> usize {
+    (hash >> (64 - SHARD_BITS)) as usize
+}
+
 /// Key → value in open-addressed slots (see the module documentation).
 pub struct GroupMap<K, V> {
-    /// A power of two slots, or none before the first insert.
+    shards: [Shard<K, V>; SHARDS],
+    len: usize,
+    /// Slots of all shards together.
+    slots: usize,
+}
+
+/// One shard's slots: a power of two of them, or none before its first key.
+struct Shard<K, V> {
     slots: Box<[Option<(K, V)>]>,
     len: usize,
 }
@@ -41,13 +68,17 @@ pub struct GroupMap<K, V> {
 impl<K, V> Default for GroupMap<K, V> {
     fn default() -> Self {
         GroupMap {
-            slots: Box::new([]),
+            shards: std::array::from_fn(|_| Shard {
+                slots: Box::new([]),
+                len: 0,
+            }),
             len: 0,
+            slots: 0,
         }
     }
 }
 
-/// Where a key is, or where it would go.
+/// Where a key is, or where it would go (a slot of the key's shard).
 enum Probe {
     Found(usize),
     Vacant(usize),
@@ -62,7 +93,7 @@ pub enum Entry<'a, K, V> {
 /// An empty slot for `key` (capacity for it is already reserved).
 pub struct VacantEntry<'a, K, V> {
     slot: &'a mut Option<(K, V)>,
-    len: &'a mut usize,
+    lens: [&'a mut usize; 2],
     key: K,
 }
 
@@ -72,26 +103,14 @@ impl<'a, K, V> VacantEntry<'a, K, V> {
     }
 
     pub fn insert(self, value: V) -> &'a mut V {
-        *self.len += 1;
+        for len in self.lens {
+            *len += 1;
+        }
         &mut self.slot.insert((self.key, value)).1
     }
 }
 
-impl<K: Hash + Eq, V> GroupMap<K, V> {
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The slot of `key`, or the first empty one of its probe sequence.
-    #[inline(always)]
-    fn probe(&self, key: &K) -> Probe {
-        self.probe_by(hash(key), |k| k == key)
-    }
-
+impl<K: Hash + Eq, V> Shard<K, V> {
     /// The slot of the key with hash `hash` that `is_key` accepts, or the
     /// first empty one of its probe sequence. There is one: at most 7/8 of
     /// the slots are full.
@@ -108,65 +127,7 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
         }
     }
 
-    /// The value of the key that `is_key` accepts, found by `hash`: a
-    /// lookup by a borrowed view of the key (say `(Option<&str>, i32)` for
-    /// `(Option<Str>, i32)`), so that no owned key is built for an existing
-    /// group. `hash` must be the hash of the key itself: a tuple of views
-    /// that each hash as their owned value (`&str` as `Str`, `&[u8]` as
-    /// `Vec<u8>`, `Option<&T>` as `Option<T>`) hashes as the tuple of them.
-    #[inline(always)]
-    pub fn get_mut_by(&mut self, hash: u64, is_key: impl Fn(&K) -> bool) -> Option<&mut V> {
-        let i = self.find_by(hash, is_key)?;
-        Some(self.value_at(i))
-    }
-
-    /// Starts loading the slot where the probe for a key with `hash`
-    /// begins (its first two cache lines), so that a lookup issued a few
-    /// rows later finds it in the cache; see
-    /// [`GroupTable::push`](super::group_table::GroupTable::push).
-    #[inline(always)]
-    pub fn prefetch(&self, hash: u64) {
-        if self.slots.is_empty() {
-            return;
-        }
-        let slot = &self.slots[hash as usize & (self.slots.len() - 1)];
-        let p = (slot as *const Option<(K, V)>).cast::<u8>();
-        crate::util::prefetch(p);
-        // A slot that starts near a line's end reaches into the next one.
-        crate::util::prefetch(p.wrapping_add(64));
-    }
-
-    /// Bytes of the slots (the table's part that lookups touch).
-    #[inline(always)]
-    pub fn slot_bytes(&self) -> usize {
-        std::mem::size_of_val::<[Option<(K, V)>]>(&self.slots)
-    }
-
-    /// The value of `key`, if it is in the map.
-    #[inline(always)]
-    pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
-        self.get_mut_by(hash(key), |k| k == key)
-    }
-
-    /// The entry of `key`, making room for it first if it is new.
-    pub fn entry(&mut self, key: K) -> Entry<'_, K, V> {
-        if (self.len + 1) * 8 > self.slots.len() * 7 {
-            if let Some(i) = self.find_by(hash(&key), |k| *k == key) {
-                return Entry::Occupied(self.value_at(i));
-            }
-            self.reserve(1);
-        }
-        match self.probe(&key) {
-            Probe::Found(i) => Entry::Occupied(self.value_at(i)),
-            Probe::Vacant(i) => Entry::Vacant(VacantEntry {
-                slot: &mut self.slots[i],
-                len: &mut self.len,
-                key,
-            }),
-        }
-    }
-
-    /// The slot of the key `is_key` accepts, if it is in the map.
+    /// The slot of the key `is_key` accepts, if it is in the shard.
     #[inline(always)]
     fn find_by(&self, hash: u64, is_key: impl Fn(&K) -> bool) -> Option<usize> {
         if self.len == 0 {
@@ -178,10 +139,112 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
         }
     }
 
-    /// The value in full slot `i`.
+    /// Whether one more key would fill more than 7/8 of the slots.
     #[inline(always)]
-    fn value_at(&mut self, i: usize) -> &mut V {
-        &mut self.slots[i].as_mut().expect("a found slot is full").1
+    fn is_full(&self) -> bool {
+        (self.len + 1) * 8 > self.slots.len() * 7
+    }
+
+    /// Makes room for `more` keys beyond those in the shard; gives the
+    /// number of slots it added.
+    fn reserve(&mut self, more: usize) -> usize {
+        let want = ((self.len + more).saturating_mul(8) / 7 + 1)
+            .max(8)
+            .next_power_of_two();
+        let had = self.slots.len();
+        if want <= had {
+            return 0;
+        }
+        let old = std::mem::replace(&mut self.slots, (0..want).map(|_| None).collect());
+        for (k, v) in old.into_vec().into_iter().flatten() {
+            let i = self.vacant_for(hash(&k));
+            self.slots[i] = Some((k, v));
+        }
+        want - had
+    }
+
+    /// The first empty slot of the probe sequence of a key with `hash`
+    /// that is not in the shard.
+    #[inline(always)]
+    fn vacant_for(&self, hash: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        while self.slots[i].is_some() {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+}
+
+impl<K: Hash + Eq, V> GroupMap<K, V> {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The value of the key that `is_key` accepts, found by `hash`: a
+    /// lookup by a borrowed view of the key (say `(Option<&str>, i32)` for
+    /// `(Option<Str>, i32)`), so that no owned key is built for an existing
+    /// group. `hash` must be the hash of the key itself: a tuple of views
+    /// that each hash as their owned value (`&str` as `Str`, `&[u8]` as
+    /// `Vec<u8>`, `Option<&T>` as `Option<T>`) hashes as the tuple of them.
+    #[inline(always)]
+    pub fn get_mut_by(&mut self, hash: u64, is_key: impl Fn(&K) -> bool) -> Option<&mut V> {
+        let shard = &mut self.shards[shard_of(hash)];
+        let i = shard.find_by(hash, is_key)?;
+        Some(&mut shard.slots[i].as_mut().expect("a found slot is full").1)
+    }
+
+    /// Starts loading the slot where the probe for a key with `hash`
+    /// begins (its first two cache lines), so that a lookup issued a few
+    /// rows later finds it in the cache; see
+    /// [`GroupTable::push`](super::group_table::GroupTable::push).
+    #[inline(always)]
+    pub fn prefetch(&self, hash: u64) {
+        let slots = &self.shards[shard_of(hash)].slots;
+        if slots.is_empty() {
+            return;
+        }
+        let slot = &slots[hash as usize & (slots.len() - 1)];
+        let p = (slot as *const Option<(K, V)>).cast::<u8>();
+        crate::util::prefetch(p);
+        // A slot that starts near a line's end reaches into the next one.
+        crate::util::prefetch(p.wrapping_add(64));
+    }
+
+    /// Bytes of the slots (the table's part that lookups touch).
+    #[inline(always)]
+    pub fn slot_bytes(&self) -> usize {
+        self.slots * std::mem::size_of::<Option<(K, V)>>()
+    }
+
+    /// The value of `key`, if it is in the map.
+    #[inline(always)]
+    pub fn get_mut(&mut self, key: &K) -> Option<&mut V> {
+        self.get_mut_by(hash(key), |k| k == key)
+    }
+
+    /// The entry of `key`, making room for it first if it is new.
+    pub fn entry(&mut self, key: K) -> Entry<'_, K, V> {
+        let h = hash(&key);
+        let shard = &mut self.shards[shard_of(h)];
+        if shard.is_full() {
+            if let Some(i) = shard.find_by(h, |k| *k == key) {
+                return Entry::Occupied(&mut shard.slots[i].as_mut().expect("full").1);
+            }
+            self.slots += shard.reserve(1);
+        }
+        match shard.probe_by(h, |k| *k == key) {
+            Probe::Found(i) => Entry::Occupied(&mut shard.slots[i].as_mut().expect("full").1),
+            Probe::Vacant(i) => Entry::Vacant(VacantEntry {
+                slot: &mut shard.slots[i],
+                lens: [&mut shard.len, &mut self.len],
+                key,
+            }),
+        }
     }
 
     /// Inserts `key` with `value` (replacing an existing value).
@@ -202,36 +265,74 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
         }
     }
 
-    /// Makes room for `more` keys beyond those in the map.
-    pub fn reserve(&mut self, more: usize) {
-        let want = ((self.len + more).saturating_mul(8) / 7 + 1)
-            .max(8)
-            .next_power_of_two();
-        if want <= self.slots.len() {
+    /// Moves every key of `other` into this map, `merge` folding the values
+    /// of keys in both: shard by shard, each of `other`'s freed once moved,
+    /// so the two maps never take more than their own slots plus one
+    /// shard's growth.
+    pub fn absorb(&mut self, other: GroupMap<K, V>, mut merge: impl FnMut(&mut V, V)) {
+        if self.is_empty() {
+            *self = other;
             return;
         }
-        let old = std::mem::replace(&mut self.slots, (0..want).map(|_| None).collect());
-        for (k, v) in old.into_vec().into_iter().flatten() {
-            match self.probe(&k) {
-                Probe::Vacant(i) => self.slots[i] = Some((k, v)),
-                Probe::Found(_) => unreachable!("a key twice in a group map"),
+        for (mine, theirs) in self.shards.iter_mut().zip(other.shards) {
+            if theirs.len == 0 {
+                continue;
+            }
+            self.slots += mine.reserve(theirs.len);
+            for (k, v) in theirs.slots.into_vec().into_iter().flatten() {
+                let h = hash(&k);
+                match mine.probe_by(h, |x| *x == k) {
+                    Probe::Found(i) => merge(&mut mine.slots[i].as_mut().expect("full").1, v),
+                    Probe::Vacant(i) => {
+                        mine.slots[i] = Some((k, v));
+                        mine.len += 1;
+                        self.len += 1;
+                    }
+                }
             }
         }
     }
 
     /// Every key and value, in slot order.
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
-        self.slots.iter().flatten().map(|(k, v)| (k, v))
+        self.shards
+            .iter()
+            .flat_map(|s| s.slots.iter().flatten().map(|(k, v)| (k, v)))
     }
 }
 
 impl<K, V> IntoIterator for GroupMap<K, V> {
     type Item = (K, V);
-    type IntoIter = std::iter::Flatten<std::vec::IntoIter<Option<(K, V)>>>;
+    type IntoIter = IntoIter<K, V>;
 
-    /// Every key and value, in slot order.
+    /// Every key and value, in slot order; each shard's slots are freed
+    /// once iterated.
     fn into_iter(self) -> Self::IntoIter {
-        self.slots.into_vec().into_iter().flatten()
+        IntoIter {
+            shards: self.shards.into_iter(),
+            slots: Vec::new().into_iter(),
+        }
+    }
+}
+
+/// [`GroupMap::into_iter`]'s iterator.
+pub struct IntoIter<K, V> {
+    shards: std::array::IntoIter<Shard<K, V>, SHARDS>,
+    slots: std::vec::IntoIter<Option<(K, V)>>,
+}
+
+impl<K, V> Iterator for IntoIter<K, V> {
+    type Item = (K, V);
+
+    fn next(&mut self) -> Option<(K, V)> {
+        loop {
+            for slot in self.slots.by_ref() {
+                if slot.is_some() {
+                    return slot;
+                }
+            }
+            self.slots = self.shards.next()?.slots.into_vec().into_iter();
+        }
     }
 }
 
@@ -316,7 +417,11 @@ mod tests {
                         e.insert(0);
                     }
                 }
-                assert!(m.len() * 8 <= m.slots.len() * 7);
+                assert!(m.shards.iter().all(|s| s.len * 8 <= s.slots.len() * 7));
+                assert_eq!(
+                    m.slots,
+                    m.shards.iter().map(|s| s.slots.len()).sum::<usize>()
+                );
             }
         }
         assert_eq!(m.len(), 1_000);
@@ -324,8 +429,42 @@ mod tests {
         m.insert(31, 9);
         assert_eq!(m.get_mut(&31), Some(&mut 9));
         assert_eq!(m.len(), 1_000);
-        m.reserve(10_000);
-        assert!(m.slots.len() * 7 > 11_000 * 8);
         assert_eq!(m.get_mut(&31), Some(&mut 9));
+    }
+
+    #[test]
+    fn absorbing_a_map_adds_its_keys_and_folds_shared_ones() {
+        let mut a: GroupMap<i64, i64> = GroupMap::default();
+        let mut b: GroupMap<i64, i64> = GroupMap::default();
+        for k in 0..30_000i64 {
+            a.insert(k, 1);
+        }
+        for k in 20_000..50_000i64 {
+            b.insert(k, 10);
+        }
+        a.absorb(b, |x, y| *x += y);
+        assert_eq!(a.len(), 50_000);
+        assert_eq!(
+            a.slots,
+            a.shards.iter().map(|s| s.slots.len()).sum::<usize>()
+        );
+        for k in 0..50_000i64 {
+            let want = match k {
+                ..20_000 => 1,
+                20_000..30_000 => 11,
+                _ => 10,
+            };
+            assert_eq!(a.get_mut(&k), Some(&mut { want }), "{k}");
+        }
+        // Every shard holds keys, each within 7/8 of its slots.
+        assert!(a
+            .shards
+            .iter()
+            .all(|s| s.len > 0 && s.len * 8 <= s.slots.len() * 7));
+        let mut empty: GroupMap<i64, i64> = GroupMap::default();
+        empty.absorb(a, |_, _| unreachable!("nothing to fold into an empty map"));
+        assert_eq!(empty.len(), 50_000);
+        let sum: i64 = empty.into_iter().map(|(_, v)| v).sum();
+        assert_eq!(sum, 20_000 + 10_000 * 11 + 20_000 * 10);
     }
 }

@@ -275,21 +275,8 @@ impl<K: Hash + Eq, A, R: Spill> GroupTable<K, A, R> {
         }
         self.mem.absorb(std::mem::take(&mut other.mem));
         self.full |= other.full;
-        let theirs = std::mem::take(&mut other.map);
-        if self.map.is_empty() {
-            self.map = theirs;
-        } else {
-            // Same hasher in every map: make room before inserting in bucket order.
-            self.map.reserve(theirs.len());
-            for (k, a) in theirs {
-                match self.map.get_mut(&k) {
-                    Some(mine) => merge_acc(mine, a),
-                    None => {
-                        self.map.insert(k, a);
-                    }
-                }
-            }
-        }
+        self.map
+            .absorb(std::mem::take(&mut other.map), |mine, a| merge_acc(mine, a));
         if let Some(parts) = other.spilled.take() {
             match self.spilled.as_mut() {
                 None => self.spilled = Some(parts),
