@@ -16,11 +16,24 @@
 //! [`JoinTable::insert_unmatchable`] (kept only for outer output) and skips
 //! probing for such probe rows.
 
-use crate::util::{fast_map, FastMap};
+use crate::util::{fast_map, FastMap, FastState};
 use std::borrow::Borrow;
-use std::hash::Hash;
+use std::hash::{BuildHasher, Hash};
 
 const NONE: u32 = u32::MAX;
+
+/// Shards of a table's key map: each grows (and is merged) apart, so that
+/// growing or merging a large build never holds a second copy of all its
+/// keys, only of one shard's (see [`GroupMap`](super::group_map)).
+const SHARDS: usize = 16;
+
+/// The shard of `key`: bits 48..52 of the hash its shard's map computes
+/// again, bits the map itself does not use (it takes its slot from the low
+/// bits and its control byte from the top seven).
+#[inline(always)]
+fn shard_of<Q: Hash + ?Sized>(key: &Q) -> usize {
+    (FastState::default().hash_one(key) >> 48) as usize % SHARDS
+}
 
 /// Keys a build collects before it links them into their chains, one batch
 /// in a tight loop ([`JoinTable::flush`]). Each link looks up a random
@@ -32,8 +45,8 @@ pub const BUILD_BATCH: usize = 32;
 pub struct JoinTable<K, B> {
     rows: Segments<B>,
     next: Vec<u32>,
-    /// key → (first, last) row index of its chain.
-    heads: FastMap<K, (u32, u32)>,
+    /// key → (first, last) row index of its chain, in [`shard_of`] the key.
+    heads: [FastMap<K, (u32, u32)>; SHARDS],
     /// Rows in `rows` whose keys are not linked into `heads` yet, in
     /// insertion order (at most [`BUILD_BATCH`]; empty after `flush`).
     pending: Vec<(K, u32)>,
@@ -50,7 +63,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
         JoinTable {
             rows: Segments::new(),
             next: Vec::new(),
-            heads: fast_map(),
+            heads: std::array::from_fn(|_| fast_map()),
             pending: Vec::new(),
         }
     }
@@ -79,7 +92,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
         for (key, idx) in self.pending.drain(..) {
             // One hash and probe per row (a lookup then an insert hashed a
             // new key twice); the key is owned, so the entry costs no clone.
-            match self.heads.entry(key) {
+            match self.heads[shard_of(&key)].entry(key) {
                 std::collections::hash_map::Entry::Occupied(mut heads) => {
                     let last = &mut heads.get_mut().1;
                     self.next[*last as usize] = idx;
@@ -110,7 +123,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
         if self.has_pending() {
             self.flush();
         }
-        match self.heads.entry(key) {
+        match self.heads[shard_of(&key)].entry(key) {
             std::collections::hash_map::Entry::Occupied(_) => None,
             std::collections::hash_map::Entry::Vacant(slot) => {
                 if !fits(&row) {
@@ -141,7 +154,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
         if self.has_pending() {
             self.flush();
         }
-        match self.heads.entry(key) {
+        match self.heads[shard_of(&key)].entry(key) {
             std::collections::hash_map::Entry::Occupied(mut chain) => {
                 let (first, last) = *chain.get();
                 if first != last || same(self.rows.get(first as usize), &row) {
@@ -209,17 +222,20 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
             next.into_iter()
                 .map(|n| if n == NONE { NONE } else { n + offset }),
         );
-        self.heads.reserve(heads.len());
-        for (key, (first, last)) in heads {
-            let (first, last) = (first + offset, last + offset);
-            match self.heads.entry(key) {
-                std::collections::hash_map::Entry::Occupied(mut chain) => {
-                    let (_, old_last) = chain.get_mut();
-                    self.next[*old_last as usize] = first;
-                    *old_last = last;
-                }
-                std::collections::hash_map::Entry::Vacant(slot) => {
-                    slot.insert((first, last));
+        // Shard by shard, each of `other`'s freed once linked in.
+        for (mine, theirs) in self.heads.iter_mut().zip(heads) {
+            mine.reserve(theirs.len());
+            for (key, (first, last)) in theirs {
+                let (first, last) = (first + offset, last + offset);
+                match mine.entry(key) {
+                    std::collections::hash_map::Entry::Occupied(mut chain) => {
+                        let (_, old_last) = chain.get_mut();
+                        self.next[*old_last as usize] = first;
+                        *old_last = last;
+                    }
+                    std::collections::hash_map::Entry::Vacant(slot) => {
+                        slot.insert((first, last));
+                    }
                 }
             }
         }
@@ -237,7 +253,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
         } = self;
         let mut rows: Vec<Option<B>> = rows.segs.into_iter().flatten().map(Some).collect();
         let mut keyed = Vec::with_capacity(rows.len());
-        for (key, (first, _)) in heads {
+        for (key, (first, _)) in heads.into_iter().flatten() {
             let mut i = first;
             loop {
                 if let Some(row) = rows[i as usize].take() {
@@ -264,7 +280,10 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
             !self.has_pending(),
             "internal: a join table probed before its flush"
         );
-        let (first, last) = self.heads.get(key).copied().unwrap_or((NONE, NONE));
+        let (first, last) = self.heads[shard_of(key)]
+            .get(key)
+            .copied()
+            .unwrap_or((NONE, NONE));
         Matches {
             table_rows: &self.rows,
             next: &self.next,
@@ -275,7 +294,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
 
     /// The keys linked so far (every key once [`JoinTable::flush`]ed).
     pub fn keys(&self) -> impl Iterator<Item = &K> + '_ {
-        self.heads.keys()
+        self.heads.iter().flat_map(|h| h.keys())
     }
 
     pub fn len(&self) -> usize {
@@ -284,7 +303,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
 
     /// How many distinct keys the linked rows have.
     pub fn key_count(&self) -> usize {
-        self.heads.len()
+        self.heads.iter().map(|h| h.len()).sum()
     }
 
     pub fn is_empty(&self) -> bool {
