@@ -556,15 +556,16 @@ fn remove_stale(base: &Path) {
 /// struct (`Option<i64>`, `Option<f64>`), and going to disk is one write of
 /// that buffer. Replay reads each row back.
 pub struct Spool<R> {
+    /// The rows being written, up to about [`CHUNK`] bytes.
     buf: Vec<u8>,
-    /// Offsets in `buf` where a row starts a new chunk (after 0), about
-    /// [`CHUNK`] bytes apart: the pieces a parallel replay hands out.
-    marks: Vec<usize>,
-    /// Earlier buffers (with their marks), before `buf`: the rows of other
-    /// threads' spools are kept as they were, not copied onto one buffer
-    /// (which after a scan of `lineitem` moved hundreds of MB on one
-    /// thread).
-    held: Vec<(Vec<u8>, Vec<usize>)>,
+    /// Earlier buffers, before `buf`: each about [`CHUNK`] bytes (the
+    /// pieces a parallel replay hands out). Rows go into buffers of a fixed
+    /// size, not one that doubles: a doubled buffer asked for up to twice its
+    /// rows (the three large spools of the TPC-H set, 94 MB for 65 MB of
+    /// rows) and copied them on every doubling. The rows of other threads'
+    /// spools are kept as they were, not copied onto one buffer (which
+    /// after a scan of `lineitem` moved hundreds of MB on one thread).
+    held: Vec<Vec<u8>>,
     mem: Reservation,
     files: Vec<PathBuf>,
     /// Bytes in the last of `files` when this spool wrote it (more rows are
@@ -575,15 +576,14 @@ pub struct Spool<R> {
     _row: std::marker::PhantomData<fn(R) -> R>,
 }
 
-/// Bytes of spooled rows in memory that a parallel replay hands to a
-/// thread at a time.
+/// Bytes of spooled rows in one buffer in memory, the piece a parallel
+/// replay hands to a thread at a time.
 pub const CHUNK: usize = 1 << 20;
 
 impl<R: Spill> Spool<R> {
     pub fn new(pool: &Arc<MemoryPool>, dir: Arc<SpillDir>) -> Spool<R> {
         Spool {
             buf: Vec::new(),
-            marks: Vec::new(),
             held: Vec::new(),
             mem: Reservation::new(pool),
             files: Vec::new(),
@@ -600,10 +600,12 @@ impl<R: Spill> Spool<R> {
     }
 
     pub fn push(&mut self, row: &R) -> Result<()> {
-        let at = self.buf.len();
-        if at >= self.marks.last().copied().unwrap_or(0) + CHUNK {
-            self.marks.push(at);
+        if self.buf.len() >= CHUNK {
+            // Room for the usual row beyond the chunk without a doubling.
+            let next = Vec::with_capacity(CHUNK + CHUNK / 16);
+            self.held.push(std::mem::replace(&mut self.buf, next));
         }
+        let at = self.buf.len();
         row.write(&mut self.buf);
         if !self.mem.grow((self.buf.len() - at) as u64) {
             self.spill()?;
@@ -614,12 +616,11 @@ impl<R: Spill> Spool<R> {
     /// Writes the rows in memory to spill files: appended to this spool's
     /// last file while it stays within the folder's file limit.
     fn spill(&mut self) -> Result<()> {
-        for (buf, _) in std::mem::take(&mut self.held) {
+        for buf in std::mem::take(&mut self.held) {
             self.write(&buf)?;
         }
         let buf = std::mem::take(&mut self.buf);
         self.write(&buf)?;
-        self.marks.clear();
         self.mem.reset();
         Ok(())
     }
@@ -653,15 +654,10 @@ impl<R: Spill> Spool<R> {
             return Ok(());
         }
         if !self.buf.is_empty() {
-            let mine = (
-                std::mem::take(&mut self.buf),
-                std::mem::take(&mut self.marks),
-            );
-            self.held.push(mine);
+            self.held.push(std::mem::take(&mut self.buf));
         }
         self.held.append(&mut other.held);
         self.buf = std::mem::take(&mut other.buf);
-        self.marks = std::mem::take(&mut other.marks);
         Ok(())
     }
 
@@ -669,7 +665,6 @@ impl<R: Spill> Spool<R> {
     pub fn emptied(&self) -> Spool<R> {
         Spool {
             buf: Vec::new(),
-            marks: Vec::new(),
             held: Vec::new(),
             mem: self.mem.sibling(),
             files: Vec::new(),
@@ -707,21 +702,12 @@ impl<R: Spill> Spool<R> {
         })
     }
 
-    /// The spill files, then the in-memory rows (held buffers, then `buf`)
-    /// cut at their chunk marks.
+    /// The spill files, then the in-memory rows (held buffers, then `buf`).
     fn pieces(&self) -> Vec<Piece<'_>> {
-        let mut pieces: Vec<Piece<'_>> = self.files.iter().map(|p| Piece::File(p)).collect();
-        let buffers = self.held.iter().map(|(b, m)| (b, m));
-        for (buf, marks) in buffers.chain(std::iter::once((&self.buf, &self.marks))) {
-            let mut start = 0;
-            for &end in marks.iter().chain(std::iter::once(&buf.len())) {
-                if end > start {
-                    pieces.push(Piece::Rows(&buf[start..end]));
-                }
-                start = end;
-            }
-        }
-        pieces
+        let files = self.files.iter().map(|p| Piece::File(p));
+        let buffers = self.held.iter().chain(std::iter::once(&self.buf));
+        let rows = buffers.filter(|b| !b.is_empty()).map(|b| Piece::Rows(b));
+        files.chain(rows).collect()
     }
 
     /// Rows held in memory and in files (for tests).
