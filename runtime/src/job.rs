@@ -575,6 +575,7 @@ pub fn main(
     pipelines: &[&str],
     run: fn(&mut Context) -> Result<()>,
 ) -> ExitCode {
+    crate::util::fix_mmap_threshold();
     crate::signals::watch();
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(a) => a,
