@@ -44,6 +44,10 @@ pub const BUILD_BATCH: usize = 32;
 
 pub struct JoinTable<K, B> {
     rows: Segments<B>,
+    /// Each row's successor in its key's chain, `NONE` at a chain's end;
+    /// empty until some key has a second row, and shorter than `rows` by
+    /// rows with no successor after it (a table of unique keys, a build of
+    /// orders by key, has none: 4 bytes a row saved).
     next: Vec<u32>,
     /// key → (first, last) row index of its chain, in [`shard_of`] the key.
     heads: [FastMap<K, (u32, u32)>; SHARDS],
@@ -74,7 +78,6 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
     pub fn insert(&mut self, key: K, row: B) {
         let idx = self.rows.len() as u32;
         self.rows.push(row);
-        self.next.push(NONE);
         if self.pending.capacity() == 0 {
             self.pending.reserve_exact(BUILD_BATCH);
         }
@@ -95,7 +98,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
             match self.heads[shard_of(&key)].entry(key) {
                 std::collections::hash_map::Entry::Occupied(mut heads) => {
                     let last = &mut heads.get_mut().1;
-                    self.next[*last as usize] = idx;
+                    link(&mut self.next, *last, idx);
                     *last = idx;
                 }
                 std::collections::hash_map::Entry::Vacant(slot) => {
@@ -129,7 +132,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
                 if !fits(&row) {
                     return Some((slot.into_key(), row));
                 }
-                slot.insert(Self::push_row(&mut self.rows, &mut self.next, row));
+                slot.insert(Self::push_row(&mut self.rows, row));
                 None
             }
         }
@@ -163,8 +166,8 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
                 if !fits(&row) {
                     return Some((chain.key().clone(), row));
                 }
-                let (idx, _) = Self::push_row(&mut self.rows, &mut self.next, row);
-                self.next[last as usize] = idx;
+                let (idx, _) = Self::push_row(&mut self.rows, row);
+                link(&mut self.next, last, idx);
                 chain.get_mut().1 = idx;
                 None
             }
@@ -172,7 +175,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
                 if !fits(&row) {
                     return Some((slot.into_key(), row));
                 }
-                slot.insert(Self::push_row(&mut self.rows, &mut self.next, row));
+                slot.insert(Self::push_row(&mut self.rows, row));
                 None
             }
         }
@@ -180,17 +183,15 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
 
     /// Appends a row that starts or ends a chain: its index as the chain's
     /// (first, last) when it is the only row.
-    fn push_row(rows: &mut Segments<B>, next: &mut Vec<u32>, row: B) -> (u32, u32) {
+    fn push_row(rows: &mut Segments<B>, row: B) -> (u32, u32) {
         let idx = rows.len() as u32;
         rows.push(row);
-        next.push(NONE);
         (idx, idx)
     }
 
     /// A build row whose key has a NULL: it matches nothing.
     pub fn insert_unmatchable(&mut self, row: B) {
         self.rows.push(row);
-        self.next.push(NONE);
     }
 
     /// Appends another (per-thread) build table; each key's rows keep their
@@ -218,10 +219,13 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
             .filter(|_| self.rows.len() + rows.len() < NONE as usize)
             .expect("a join build of more than 4 billion rows");
         self.rows.append(rows, offset);
-        self.next.extend(
-            next.into_iter()
-                .map(|n| if n == NONE { NONE } else { n + offset }),
-        );
+        if !next.is_empty() {
+            self.next.resize(offset as usize, NONE);
+            self.next.extend(
+                next.into_iter()
+                    .map(|n| if n == NONE { NONE } else { n + offset }),
+            );
+        }
         // Shard by shard, each of `other`'s freed once linked in.
         for (mine, theirs) in self.heads.iter_mut().zip(heads) {
             mine.reserve(theirs.len());
@@ -230,7 +234,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
                 match mine.entry(key) {
                     std::collections::hash_map::Entry::Occupied(mut chain) => {
                         let (_, old_last) = chain.get_mut();
-                        self.next[*old_last as usize] = first;
+                        link(&mut self.next, *old_last, first);
                         *old_last = last;
                     }
                     std::collections::hash_map::Entry::Vacant(slot) => {
@@ -259,7 +263,7 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
                 if let Some(row) = rows[i as usize].take() {
                     keyed.push((key.clone(), row));
                 }
-                i = next[i as usize];
+                i = next.get(i as usize).copied().unwrap_or(NONE);
                 if i == NONE {
                     break;
                 }
@@ -320,6 +324,17 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
             .filter(move |(i, _)| !matched.get(*i))
             .map(|(_, r)| r)
     }
+}
+
+/// Makes row `to` follow row `from` in its chain, growing `next` to reach
+/// `from` (rows past its end have no successor).
+#[inline]
+fn link(next: &mut Vec<u32>, from: u32, to: u32) {
+    let from = from as usize;
+    if next.len() <= from {
+        next.resize(from + 1, NONE);
+    }
+    next[from] = to;
 }
 
 /// A table's rows: consecutive runs of row indices, one `Vec` each, so
@@ -451,6 +466,40 @@ mod tests {
         }
         let un: Vec<_> = t.unmatched(&m).map(|r| r.1).collect();
         assert_eq!(un, vec![2, 4]);
+    }
+
+    #[test]
+    fn chains_link_only_when_a_key_repeats_and_survive_merges() {
+        let mut a: JoinTable<i32, i32> = JoinTable::new();
+        for k in 0..100 {
+            a.insert(k, k * 10);
+        }
+        a.flush();
+        assert!(a.next.is_empty(), "unique keys need no links");
+        let mut b: JoinTable<i32, i32> = JoinTable::new();
+        for k in 0..100 {
+            b.insert(k % 7, 1_000 + k);
+        }
+        b.flush();
+        assert!(!b.next.is_empty());
+        let mut c: JoinTable<i32, i32> = JoinTable::new();
+        c.insert(3, 5_000);
+        a.merge(b);
+        a.merge(c);
+        let got: Vec<i32> = a.probe(&3).map(|(_, r)| *r).collect();
+        let mut want = vec![30];
+        want.extend((0..100).filter(|k| k % 7 == 3).map(|k| 1_000 + k));
+        want.push(5_000);
+        assert_eq!(got, want);
+        assert_eq!(a.probe(&99).map(|(_, r)| *r).collect::<Vec<_>>(), vec![990]);
+        let (keyed, _) = a.into_parts();
+        assert_eq!(keyed.len(), 201);
+        let threes: Vec<i32> = keyed
+            .iter()
+            .filter(|(k, _)| *k == 3)
+            .map(|(_, r)| *r)
+            .collect();
+        assert_eq!(threes, want);
     }
 
     #[test]
