@@ -140,6 +140,27 @@ pub fn random_uuid() -> String {
     )
 }
 
+/// Fixes the size from which glibc's `malloc` gives each allocation pages
+/// of its own (and returns them to the system when it is freed) at its
+/// default of 128 KiB. glibc raises that threshold whenever a mapped block
+/// is freed, up to 32 MiB; past it, hash table shards, growing row vectors
+/// and spool buffers came from its heaps, where freed blocks stay resident
+/// and later, larger ones need new pages. The TPC-H SF 1 set peaked at
+/// 440 MB resident that way and at 375 MB with the threshold fixed, for
+/// about 80k more page faults (0.1-0.2 s of system time over 7 s of CPU;
+/// bench/RESULTS.md, issue 13 step 19). `MALLOC_MMAP_THRESHOLD_`, when
+/// set, is left to glibc.
+pub fn fix_mmap_threshold() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if std::env::var_os("MALLOC_MMAP_THRESHOLD_").is_none() {
+        // SAFETY: sets one allocator parameter; called before the job starts
+        // its threads, and glibc takes the allocator's lock for it anyway.
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,26 +182,5 @@ mod tests {
         }
         let v = r.range_i64(i64::MIN, i64::MAX);
         let _ = v;
-    }
-}
-
-/// Fixes the size from which glibc's `malloc` gives each allocation pages
-/// of its own (and returns them to the system when it is freed) at its
-/// default of 128 KiB. glibc raises that threshold whenever a mapped block
-/// is freed, up to 32 MiB; past it, hash table shards, growing row vectors
-/// and spool buffers came from its heaps, where freed blocks stay resident
-/// and later, larger ones need new pages. The TPC-H SF 1 set peaked at
-/// 440 MB resident that way and at 375 MB with the threshold fixed, for
-/// about 80k more page faults (0.1-0.2 s of system time over 7 s of CPU;
-/// bench/RESULTS.md, issue 13 step 19). `MALLOC_MMAP_THRESHOLD_`, when
-/// set, is left to glibc.
-pub fn fix_mmap_threshold() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    if std::env::var_os("MALLOC_MMAP_THRESHOLD_").is_none() {
-        // SAFETY: sets one allocator parameter; called before the job starts
-        // its threads, and glibc takes the allocator's lock for it anyway.
-        unsafe {
-            libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
-        }
     }
 }
