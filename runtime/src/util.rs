@@ -146,7 +146,7 @@ pub fn random_uuid() -> String {
 /// is freed, up to 32 MiB; past it, hash table shards, growing row vectors
 /// and spool buffers came from its heaps, where freed blocks stay resident
 /// and later, larger ones need new pages. The TPC-H SF 1 set peaked at
-/// 440 MB resident that way and at 375 MB with the threshold fixed, for
+/// 432-441 MB resident that way and at 367 MB with the threshold fixed, for
 /// about 80k more page faults (0.1-0.2 s of system time over 7 s of CPU;
 /// bench/RESULTS.md, issue 13 step 19). `MALLOC_MMAP_THRESHOLD_`, when
 /// set, is left to glibc.
