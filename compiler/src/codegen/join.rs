@@ -318,6 +318,17 @@ impl Gen<'_> {
         (0..self.plan.node(right).schema.len()).all(|i| !self.is_live(n, left_arity + i))
     }
 
+    /// Whether inner or LEFT join `n` reads its build rows, on one BIGINT or
+    /// INT column without a residual: a complete build whose keys are
+    /// unique and dense finds each row by its key's offset
+    /// (`BuildTable::index_dense_ints`), probed with `probe_int`.
+    pub(super) fn offsets_int_keys(&self, n: NodeId) -> bool {
+        matches!(
+            self.int_key_join(n),
+            Some((JoinKind::Inner | JoinKind::Left, ..))
+        ) && !self.counts_int_keys(n)
+    }
+
     /// A join's tables in `State` and `Built`: the build table (written while
     /// its build side runs, then moved to `Built` and probed), the probe rows
     /// waiting for a partitioned build, the spool of a spooled join, and the
@@ -631,11 +642,16 @@ impl Gen<'_> {
             });
         }
         let r_var = super::param(&matched_row, "r");
+        let rows = if from == ProbeFrom::Built && self.offsets_int_keys(n) {
+            quote!(#table.probe_int(&key))
+        } else {
+            quote!(#table.probe(&key))
+        };
         let probe = |on_match: TokenStream| {
             let probe = quote! {
                 let key = #key;
                 #route
-                for (#idx, #r_var) in #table.probe(&key) {
+                for (#idx, #r_var) in #rows {
                     let out = #matched_row;
                     #check
                     #on_match

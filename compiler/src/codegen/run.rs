@@ -51,6 +51,8 @@ impl Gen<'_> {
                 quote!(b.#j.index_ints();)
             } else if self.counts_int_keys(n) {
                 quote!(b.#j.index_unique_ints();)
+            } else if self.offsets_int_keys(n) {
+                quote!(b.#j.index_dense_ints();)
             } else {
                 quote!()
             };

@@ -183,6 +183,26 @@ pub struct BuildTable<K, B> {
     partitioned: bool,
     /// The keys as bits, once [`BuildTable::index_ints`] replaced the table.
     bits: Option<KeyBits>,
+    /// Each key's row by the key's offset in their range, once
+    /// [`BuildTable::index_dense_ints`] replaced the table's key map.
+    dense: Option<DenseRows>,
+}
+
+/// The row of each integer key, at the key's offset from the smallest.
+struct DenseRows {
+    min: i64,
+    /// A row index, or `u32::MAX` where no key is.
+    rows: Box<[u32]>,
+}
+
+impl DenseRows {
+    #[inline]
+    fn row_of(&self, key: i64) -> u32 {
+        key.checked_sub(self.min)
+            .and_then(|d| usize::try_from(d).ok())
+            .and_then(|at| self.rows.get(at).copied())
+            .unwrap_or(u32::MAX)
+    }
 }
 
 /// Integer keys as one bit each over their range.
@@ -273,6 +293,52 @@ macro_rules! int_keys {
                 }
             }
 
+            /// For an inner or LEFT join on the key that reads the build's
+            /// rows, once the build is complete: when every key has one row
+            /// and their range is at most 4 times their number, each key's
+            /// row index goes at the key's offset in the range (4 bytes a
+            /// key's slot, where the key map took ~23 bytes a key) and the
+            /// map is dropped; a probe ([`probe_int`](Self::probe_int))
+            /// then reads one offset instead of hashing and searching (TPC-H
+            /// q09's 1.5M orders over keys 1..6M: 24 MB where the map took
+            /// 34 MB). A partitioned build, or one with a key twice, stays.
+            pub fn index_dense_ints(&mut self) {
+                if self.partitioned || self.table.is_empty() {
+                    return;
+                }
+                if self.table.has_pending() {
+                    self.table.flush();
+                }
+                if self.table.len() != self.table.key_count() {
+                    return;
+                }
+                let (mut min, mut max) = (i64::MAX, i64::MIN);
+                for &(k,) in self.table.keys() {
+                    min = min.min(i64::from(k));
+                    max = max.max(i64::from(k));
+                }
+                let keys = self.table.key_count() as u128;
+                let span = (i128::from(max) - i128::from(min) + 1) as u128;
+                if span > keys * 4 {
+                    return;
+                }
+                let mut rows = vec![u32::MAX; span as usize].into_boxed_slice();
+                for (&(k,), first) in self.table.firsts() {
+                    rows[(i64::from(k) - min) as usize] = first;
+                }
+                self.table.drop_keys();
+                self.dense = Some(DenseRows { min, rows });
+            }
+
+            /// The rows with `key` ([`index_dense_ints`](Self::index_dense_ints)).
+            #[inline]
+            pub fn probe_int(&self, key: &($t,)) -> Matches<'_, B> {
+                match &self.dense {
+                    Some(dense) => self.table.rows_from(dense.row_of(i64::from(key.0))),
+                    None => self.table.probe(key),
+                }
+            }
+
             /// How many build rows have `key`.
             #[inline]
             pub fn count_int(&self, key: &($t,)) -> usize {
@@ -295,6 +361,7 @@ impl<K: Hash + Eq, B> Default for BuildTable<K, B> {
             spilled: Mutex::new(None),
             partitioned: false,
             bits: None,
+            dense: None,
         }
     }
 }
@@ -887,6 +954,48 @@ mod tests {
         assert_eq!(t.count_int(&(33,)), 2);
         assert_eq!(t.count_int(&(38,)), 1);
         assert_eq!(t.count_int(&(34,)), 0);
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn unique_keys_over_a_dense_range_find_their_rows_by_offset() {
+        let (base, dir) = dir("dense-rows");
+        let pool = MemoryPool::new(1 << 30);
+        let table = |keys: &[i64]| {
+            let mut t: BuildTable<(i64,), i64> = BuildTable::new(&pool, &dir);
+            for &k in keys {
+                t.insert((k,), k * 100).unwrap();
+            }
+            t.drain();
+            t.index_dense_ints();
+            t
+        };
+        let rows = |t: &BuildTable<(i64,), i64>, k: i64| -> Vec<i64> {
+            t.probe_int(&(k,)).map(|(_, r)| *r).collect()
+        };
+        // Keys 3 apart from -31: the range is 3 times their number.
+        let keys: Vec<i64> = (0..3000).map(|k| k * 3 - 31).collect();
+        let t = table(&keys);
+        assert!(t.dense.is_some());
+        for k in -100..9_100 {
+            let want = if keys.contains(&k) {
+                vec![k * 100]
+            } else {
+                vec![]
+            };
+            assert_eq!(rows(&t, k), want, "{k}");
+        }
+        assert!(rows(&t, i64::MIN).is_empty() && rows(&t, i64::MAX).is_empty());
+        // A key twice keeps the map and both rows.
+        let mut twice = keys.clone();
+        twice.push(-28);
+        let t = table(&twice);
+        assert!(t.dense.is_none());
+        assert_eq!(rows(&t, -28), vec![-2_800, -2_800]);
+        // Keys 5 apart: too sparse, hashed.
+        let t = table(&(0..3000).map(|k| k * 5).collect::<Vec<_>>());
+        assert!(t.dense.is_none());
+        assert_eq!(rows(&t, 35), vec![3_500]);
         std::fs::remove_dir_all(&base).unwrap();
     }
 

@@ -296,6 +296,31 @@ impl<K: Hash + Eq, B> JoinTable<K, B> {
         }
     }
 
+    /// The rows of the chain that starts at row `first` and has one row
+    /// (a table of unique keys; `NONE`: no rows).
+    #[inline]
+    pub(crate) fn rows_from(&self, first: u32) -> Matches<'_, B> {
+        Matches {
+            table_rows: &self.rows,
+            next: &self.next,
+            cur: first,
+            last: first,
+        }
+    }
+
+    /// Each linked key with the index of its first row.
+    pub(crate) fn firsts(&self) -> impl Iterator<Item = (&K, u32)> + '_ {
+        self.heads
+            .iter()
+            .flat_map(|h| h.iter().map(|(k, &(first, _))| (k, first)))
+    }
+
+    /// Drops the key map (the rows stay), once an index over the keys has
+    /// replaced it: the table then finds no key by [`JoinTable::probe`].
+    pub(crate) fn drop_keys(&mut self) {
+        self.heads = std::array::from_fn(|_| fast_map());
+    }
+
     /// The keys linked so far (every key once [`JoinTable::flush`]ed).
     pub fn keys(&self) -> impl Iterator<Item = &K> + '_ {
         self.heads.iter().flat_map(|h| h.keys())
