@@ -195,11 +195,16 @@ struct DenseRows {
     rows: Box<[u32]>,
 }
 
+/// `key`'s offset from `min`, the smallest key of a range (`None` below it).
+#[inline]
+fn offset(key: i64, min: i64) -> Option<usize> {
+    key.checked_sub(min).and_then(|d| usize::try_from(d).ok())
+}
+
 impl DenseRows {
     #[inline]
     fn row_of(&self, key: i64) -> u32 {
-        key.checked_sub(self.min)
-            .and_then(|d| usize::try_from(d).ok())
+        offset(key, self.min)
             .and_then(|at| self.rows.get(at).copied())
             .unwrap_or(u32::MAX)
     }
@@ -214,10 +219,7 @@ struct KeyBits {
 impl KeyBits {
     #[inline]
     fn contains(&self, key: i64) -> bool {
-        let Some(at) = key
-            .checked_sub(self.min)
-            .and_then(|d| usize::try_from(d).ok())
-        else {
+        let Some(at) = offset(key, self.min) else {
             return false;
         };
         self.words
