@@ -927,6 +927,28 @@ mod tests {
         std::fs::remove_dir_all(&base).unwrap();
     }
 
+    /// A complete build of `rows`, each added by `insert`, then `index`ed
+    /// as the generated program does when it seals the build.
+    fn sealed<K, B>(
+        pool: &Arc<MemoryPool>,
+        dir: &Arc<SpillDir>,
+        rows: impl IntoIterator<Item = (K, B)>,
+        insert: fn(&mut BuildTable<K, B>, K, B) -> Result<()>,
+        index: fn(&mut BuildTable<K, B>),
+    ) -> BuildTable<K, B>
+    where
+        K: Hash + Eq + Clone + Spill,
+        B: Spill,
+    {
+        let mut t = BuildTable::new(pool, dir);
+        for (k, r) in rows {
+            insert(&mut t, k, r).unwrap();
+        }
+        t.drain();
+        index(&mut t);
+        t
+    }
+
     /// An inner join's build that only counts rows per key: unique keys
     /// become bits, a key twice keeps the table (and both rows count).
     #[test]
@@ -934,13 +956,14 @@ mod tests {
         let (base, dir) = dir("unique-bits");
         let pool = MemoryPool::new(1 << 30);
         let table = |keys: &[i32]| {
-            let mut t: BuildTable<(i32,), ()> = BuildTable::new(&pool, &dir);
-            for &k in keys {
-                t.insert((k,), ()).unwrap();
-            }
-            t.drain();
-            t.index_unique_ints();
-            t
+            let rows = keys.iter().map(|&k| ((k,), ()));
+            sealed(
+                &pool,
+                &dir,
+                rows,
+                BuildTable::insert,
+                BuildTable::<(i32,), ()>::index_unique_ints,
+            )
         };
         let keys: Vec<i32> = (0..2000).map(|k| k * 5 - 17).collect();
         let t = table(&keys);
@@ -964,13 +987,14 @@ mod tests {
         let (base, dir) = dir("dense-rows");
         let pool = MemoryPool::new(1 << 30);
         let table = |keys: &[i64]| {
-            let mut t: BuildTable<(i64,), i64> = BuildTable::new(&pool, &dir);
-            for &k in keys {
-                t.insert((k,), k * 100).unwrap();
-            }
-            t.drain();
-            t.index_dense_ints();
-            t
+            let rows = keys.iter().map(|&k| ((k,), k * 100));
+            sealed(
+                &pool,
+                &dir,
+                rows,
+                BuildTable::insert,
+                BuildTable::<(i64,), i64>::index_dense_ints,
+            )
         };
         let rows = |t: &BuildTable<(i64,), i64>, k: i64| -> Vec<i64> {
             t.probe_int(&(k,)).map(|(_, r)| *r).collect()
@@ -1006,13 +1030,14 @@ mod tests {
         let (base, dir) = dir("bits");
         let pool = MemoryPool::new(1 << 30);
         let table = |keys: &[i64]| {
-            let mut t: BuildTable<(i64,), ()> = BuildTable::new(&pool, &dir);
-            for &k in keys {
-                t.insert_first((k,), ()).unwrap();
-            }
-            t.drain();
-            t.index_ints();
-            t
+            let rows = keys.iter().map(|&k| ((k,), ()));
+            sealed(
+                &pool,
+                &dir,
+                rows,
+                BuildTable::insert_first,
+                BuildTable::<(i64,), ()>::index_ints,
+            )
         };
         // Every third key of a range (negative ones too): bits.
         let keys: Vec<i64> = (-300..3000).filter(|k| k % 3 == 0).collect();

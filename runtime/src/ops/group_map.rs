@@ -55,7 +55,8 @@ fn shard_of(hash: u64) -> usize {
 pub struct GroupMap<K, V> {
     shards: [Shard<K, V>; SHARDS],
     len: usize,
-    /// Slots of all shards together.
+    /// Slots of all shards together, kept so that `GroupTable::push`'s
+    /// per-row size check reads one field, not sixteen.
     slots: usize,
 }
 
@@ -139,6 +140,12 @@ impl<K: Hash + Eq, V> Shard<K, V> {
         }
     }
 
+    /// The value in full slot `i` (one a probe found).
+    #[inline(always)]
+    fn value_at(&mut self, i: usize) -> &mut V {
+        &mut self.slots[i].as_mut().expect("a found slot is full").1
+    }
+
     /// Whether one more key would fill more than 7/8 of the slots.
     #[inline(always)]
     fn is_full(&self) -> bool {
@@ -195,7 +202,7 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
     pub fn get_mut_by(&mut self, hash: u64, is_key: impl Fn(&K) -> bool) -> Option<&mut V> {
         let shard = &mut self.shards[shard_of(hash)];
         let i = shard.find_by(hash, is_key)?;
-        Some(&mut shard.slots[i].as_mut().expect("a found slot is full").1)
+        Some(shard.value_at(i))
     }
 
     /// Starts loading the slot where the probe for a key with `hash`
@@ -233,12 +240,12 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
         let shard = &mut self.shards[shard_of(h)];
         if shard.is_full() {
             if let Some(i) = shard.find_by(h, |k| *k == key) {
-                return Entry::Occupied(&mut shard.slots[i].as_mut().expect("full").1);
+                return Entry::Occupied(shard.value_at(i));
             }
             self.slots += shard.reserve(1);
         }
         match shard.probe_by(h, |k| *k == key) {
-            Probe::Found(i) => Entry::Occupied(&mut shard.slots[i].as_mut().expect("full").1),
+            Probe::Found(i) => Entry::Occupied(shard.value_at(i)),
             Probe::Vacant(i) => Entry::Vacant(VacantEntry {
                 slot: &mut shard.slots[i],
                 lens: [&mut shard.len, &mut self.len],
@@ -282,7 +289,7 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
             for (k, v) in theirs.slots.into_vec().into_iter().flatten() {
                 let h = hash(&k);
                 match mine.probe_by(h, |x| *x == k) {
-                    Probe::Found(i) => merge(&mut mine.slots[i].as_mut().expect("full").1, v),
+                    Probe::Found(i) => merge(mine.value_at(i), v),
                     Probe::Vacant(i) => {
                         mine.slots[i] = Some((k, v));
                         mine.len += 1;
