@@ -7,6 +7,9 @@ use std::fmt;
 #[derive(Debug)]
 pub struct Error {
     message: String,
+    /// A range of a file started where its quote state was guessed wrong
+    /// (`files::plan_splits_guessing`): the job runs again, exactly.
+    guessed_split: bool,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -15,7 +18,25 @@ impl Error {
     pub fn new(message: impl Into<String>) -> Self {
         Error {
             message: message.into(),
+            guessed_split: false,
         }
+    }
+
+    /// The reader of a range whose end was guessed found its last record
+    /// ending elsewhere: the next range started inside a quoted field.
+    pub fn guessed_split(path: &std::path::Path, end: u64) -> Self {
+        Error {
+            message: format!(
+                "{}: a parallel read started at byte {end}, inside a quoted field",
+                path.display()
+            ),
+            guessed_split: true,
+        }
+    }
+
+    /// Whether this is [`Error::guessed_split`].
+    pub fn is_guessed_split(&self) -> bool {
+        self.guessed_split
     }
 
     /// An I/O error with the path it concerns.

@@ -237,6 +237,10 @@ pub struct Context {
     /// `--profile`: the wall and CPU time (seconds) of each pipeline run so
     /// far, by index.
     profile: Option<std::sync::Mutex<Vec<(usize, std::time::Duration, f64)>>>,
+    /// Whether csv files are cut where their quote state is guessed
+    /// ([`Context::plan_splits`]), and whether a cut was.
+    guess_splits: bool,
+    guessed: std::sync::atomic::AtomicBool,
 }
 
 /// `--profile`'s memory section: the budget's peak and, at that moment,
@@ -265,6 +269,18 @@ impl Context {
     ///
     /// [`default_budget`]: crate::ops::memory::default_budget
     pub fn new(tables: &[TableDecl], args: &Args, memory_budget: Option<u64>) -> Result<Context> {
+        Context::with_splits(tables, args, memory_budget, true)
+    }
+
+    /// [`Context::new`]; `guess_splits` false cuts files only where their
+    /// quote state is known (the run after a guess was wrong). Guessing is
+    /// off too when a sink prints: what a run printed cannot be taken back.
+    pub fn with_splits(
+        tables: &[TableDecl],
+        args: &Args,
+        memory_budget: Option<u64>,
+        guess_splits: bool,
+    ) -> Result<Context> {
         let budget = args
             .memory_budget
             .or(memory_budget)
@@ -300,7 +316,6 @@ impl Context {
                 .filter(|&n: &u64| n > 0)
                 .unwrap_or(crate::source::files::MIN_SPLIT),
             quiet: args.quiet,
-            options,
             names: tables.iter().map(|t| t.name).collect(),
             progress: Arc::new(progress),
             counters,
@@ -312,7 +327,38 @@ impl Context {
             },
             spill: Arc::new(crate::ops::spool::SpillDir::new().with_budget(budget)),
             profile: args.profile.then(Default::default),
+            guess_splits: guess_splits
+                && !tables
+                    .iter()
+                    .zip(&options)
+                    .any(|(t, o)| t.writes && o.get("connector").is_some_and(|c| c == "print")),
+            guessed: std::sync::atomic::AtomicBool::new(false),
+            options,
         })
+    }
+
+    /// The byte ranges a scan's threads read `files` in: exact cuts, or
+    /// guessed ones (`files::plan_splits_guessing`) when this run may guess.
+    pub fn plan_splits(
+        &self,
+        files: &[PathBuf],
+        boundary: crate::source::files::Boundary,
+    ) -> Result<Vec<crate::source::files::Split>> {
+        use crate::source::files::{plan_splits_guessing, plan_splits_with_min};
+        if !self.guess_splits {
+            return plan_splits_with_min(files, self.threads, boundary, self.min_split);
+        }
+        let splits = plan_splits_guessing(files, self.threads, boundary, self.min_split)?;
+        if splits.iter().any(|s| s.end_guessed) {
+            self.guessed
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        Ok(splits)
+    }
+
+    /// Whether this run cut a file where its quote state was guessed.
+    pub fn guessed_splits(&self) -> bool {
+        self.guessed.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Runs pipeline `index` (the generated `task_<index>`), timing it
@@ -592,16 +638,41 @@ pub fn main(
         print!("{plan}");
         return ExitCode::SUCCESS;
     }
-    let mut ctx = match Context::new(tables, &args, memory_budget) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {}", e.message());
-            return ExitCode::from(2);
+    let mut guess_splits = true;
+    let (ctx, result) = loop {
+        let mut ctx = match Context::with_splits(tables, &args, memory_budget, guess_splits) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("error: {}", e.message());
+                return ExitCode::from(2);
+            }
+        };
+        let ticker = ctx.progress.start_ticker();
+        let result = run(&mut ctx);
+        drop(ticker);
+        match &result {
+            // A run that guessed where a csv file's ranges start and failed
+            // (a guess was wrong, or bad rows may be the work of one) is
+            // run again with exact ranges; its sinks were not changed.
+            Err(e) if ctx.guessed_splits() => {
+                crate::signals::wait_if_stopping();
+                if !args.quiet {
+                    let why = if e.is_guessed_split() {
+                        e.message()
+                    } else {
+                        "the run failed after reading csv files in ranges started where \
+                         their quote state was guessed"
+                    };
+                    eprintln!(
+                        "note: {why}; running the job again with ranges cut where the quote \
+                         state is known"
+                    );
+                }
+                guess_splits = false;
+            }
+            _ => break (ctx, result),
         }
     };
-    let ticker = ctx.progress.start_ticker();
-    let result = run(&mut ctx);
-    drop(ticker);
     if let Some(report) = ctx.profile_report(pipelines) {
         eprint!("{report}");
     }

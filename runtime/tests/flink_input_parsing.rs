@@ -25,6 +25,7 @@ fn split(name: &str) -> Split {
         start: 0,
         end: len,
         first: true,
+        end_guessed: false,
     }
 }
 

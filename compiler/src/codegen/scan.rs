@@ -94,7 +94,7 @@ impl Gen<'_> {
                     let info = ctx.source_info(#ti, &[#(#names),*]);
                     // Byte ranges cut at record boundaries, read by all threads;
                     // each thread has its own operator state, folded in afterwards.
-                    let splits = rt::source::files::plan_splits_with_min(&files, ctx.threads, #boundary, ctx.min_split)?;
+                    let splits = ctx.plan_splits(&files, #boundary)?;
                     let counter = ctx.source_counter(#source);
                     let states = rt::ops::parallel::for_each_parallel(
                         &splits,

@@ -448,6 +448,73 @@ fn profile_lists_every_pipeline_once() {
     );
 }
 
+/// Two threads read a csv file in two ranges, the second started at the
+/// first line break after the file's middle without reading up to it; here
+/// that line break is inside a quoted field. The first range's reader finds
+/// its last record running past the cut, and the job runs again with the
+/// cut where the quote state is known: its output is the one-thread run's.
+#[test]
+fn a_range_started_inside_a_quoted_field_is_read_again_exactly() {
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-guessed-range");
+    let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
+    let text = "SET 'execution.runtime-mode' = 'batch';
+CREATE TABLE notes (id INT, body STRING) WITH ('connector' = 'filesystem', 'path' = 'data/notes.csv', 'format' = 'csv');
+CREATE TABLE copied (id INT, body STRING) WITH ('connector' = 'filesystem', 'path' = 'out/copied', 'format' = 'csv');
+INSERT INTO copied SELECT id, UPPER(body) FROM notes;
+";
+    let package = "guessed_range";
+    let _ = std::fs::remove_dir_all(&work);
+    let data = work.join("data");
+    std::fs::create_dir_all(&data).expect("mkdir");
+    // Three records; the second's quoted field holds forty line breaks
+    // around the file's middle.
+    let lines = |n: usize, word: &str| vec![word; n].join("\n");
+    let csv = format!(
+        "1,\"{}\"\n2,\"{}\"\n3,\"{}\"\n",
+        lines(10, "first"),
+        lines(40, "second"),
+        lines(10, "third")
+    );
+    std::fs::write(data.join("notes.csv"), &csv).expect("write data");
+    let file = SourceFile::new("job.sql".to_string(), text.to_string());
+    let location = stmtc::RuntimeLocation::Path(runtime.display().to_string());
+    let compiled = stmtc::compile(file, &location, Some(package), Some(&work))
+        .unwrap_or_else(|c| panic!("does not compile:\n{}", c.render_diagnostics(false)));
+    shared_build::write_files(&shared_build::crate_dir(package), &compiled.files);
+    let binary = shared_build::build(package).expect("the generated crate builds");
+    let run = |threads: &str| {
+        let _ = std::fs::remove_dir_all(work.join("out"));
+        let output = Command::new(&binary)
+            .env("STMTC_THREADS", threads)
+            .env("STMTC_MIN_SPLIT_BYTES", "64")
+            .current_dir(&work)
+            .output()
+            .expect("the job runs");
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        assert!(output.status.success(), "{stderr}");
+        let mut rows = Vec::new();
+        for part in std::fs::read_dir(work.join("out/copied")).expect("the sink's folder") {
+            let text = std::fs::read_to_string(part.expect("a part").path()).expect("a part file");
+            rows.extend(text.lines().map(str::to_string));
+        }
+        rows.sort();
+        (rows, stderr)
+    };
+    let (exact, quiet) = run("1");
+    assert!(!quiet.contains("note:"), "{quiet}");
+    assert!(
+        exact.iter().filter(|l| *l == "SECOND").count() >= 38,
+        "{exact:?}"
+    );
+    let (again, stderr) = run("2");
+    assert!(
+        stderr.contains("notes.csv: a parallel read started at byte ")
+            && stderr.contains(", inside a quoted field; running the job again with ranges cut"),
+        "{stderr}"
+    );
+    assert_eq!(again, exact);
+}
+
 /// Part files are named as Flink names them: `part-<uuid>-task-<n>-file-<m>`
 /// in batch mode, `part-<uuid>-<n>-<m>` in streaming mode (Flink's default).
 fn part_names(case: &str, sink: &str, dir: &Path, job: &Path) -> Result<(), String> {

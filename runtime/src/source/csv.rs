@@ -65,6 +65,8 @@ pub struct CsvReader {
     next_line: u64,
     first_split: bool,
     split_start: u64,
+    /// The split's end was guessed: the last record must end exactly there.
+    end_guessed: bool,
     /// Rows skipped because they were malformed (with ignore-parse-errors).
     pub skipped: u64,
     done: bool,
@@ -95,6 +97,7 @@ impl CsvReader {
             next_line: 1,
             first_split: split.first,
             split_start: split.start,
+            end_guessed: split.end_guessed,
             skipped: 0,
             done: false,
             split_specials: split_specials(&opts_for_split),
@@ -142,6 +145,10 @@ impl CsvReader {
             }
             if self.input.head_offset() >= self.input.end {
                 self.done = true;
+                if self.end_guessed && self.input.head_offset() != self.input.end {
+                    // The next split started inside this split's last record.
+                    return Err(Error::guessed_split(&self.input.path, self.input.end));
+                }
                 return Ok(false);
             }
             if self.input.data().is_empty() && !self.input.fill()? {
@@ -513,6 +520,7 @@ mod tests {
             start: 0,
             end: text.len() as u64,
             first: true,
+            end_guessed: false,
         };
         for ignore in [false, true] {
             let info = Arc::new(SourceInfo {
@@ -540,6 +548,71 @@ mod tests {
         }
     }
 
+    /// Ranges cut at guessed line breaks read the same records as one
+    /// exact range, or the range before a wrong guess says so.
+    #[test]
+    fn a_guessed_cut_inside_a_quoted_field_is_found_by_the_range_before_it() {
+        use crate::source::files::{plan_splits_guessing, plan_splits_with_min};
+        let dir = std::env::temp_dir().join(format!("stmtc-csv-guess-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("g.csv");
+        let info = Arc::new(SourceInfo {
+            columns: vec!["a".into(), "b".into()],
+            ignore_parse_errors: false,
+        });
+        let read = |splits: &[Split]| -> Result<Vec<String>> {
+            let mut out = Vec::new();
+            for split in splits {
+                let mut r = CsvReader::open(split, CsvOptions::default(), info.clone())?;
+                while let Some(rec) = r.next_record()? {
+                    out.push(format!("{:?}|{:?}", rec.str(0)?, rec.str(1)?));
+                }
+            }
+            Ok(out)
+        };
+        let b = CsvOptions::default().boundary();
+        // The cut (byte 15 of 30) falls inside the quoted field: the line
+        // break after it is not a record boundary.
+        let wrong = b"1,one\n2,\"two\nlines\nof it\"\n";
+        // The cut falls between records.
+        let right = b"1,one\n2,two\n3,three\n4,four\n";
+        for (text, guessed_right) in [(&wrong[..], false), (&right[..], true)] {
+            std::fs::write(&p, text).unwrap();
+            let files = [p.clone()];
+            let exact = read(&plan_splits_with_min(&files, 2, b, 1).unwrap()).unwrap();
+            let guessed = plan_splits_guessing(&files, 2, b, 1).unwrap();
+            assert_eq!(guessed.len(), 2);
+            assert!(guessed[0].end_guessed && !guessed[1].end_guessed);
+            match read(&guessed) {
+                Ok(rows) => {
+                    assert!(guessed_right);
+                    assert_eq!(rows, exact);
+                }
+                Err(e) => {
+                    assert!(!guessed_right && e.is_guessed_split(), "{}", e.message());
+                    assert!(
+                        e.message().contains("inside a quoted field"),
+                        "{}",
+                        e.message()
+                    );
+                }
+            }
+            // Without quoting every line break ends a record: nothing is guessed.
+            let plain = plan_splits_guessing(
+                &files,
+                2,
+                crate::source::files::Boundary {
+                    quote: None,
+                    escape: None,
+                },
+                1,
+            )
+            .unwrap();
+            assert!(plain.iter().all(|s| !s.end_guessed));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     /// Reads `text` as one csv file and returns the fields of every record.
     pub(crate) fn read_all(
         text: &[u8],
@@ -560,6 +633,7 @@ mod tests {
             start: 0,
             end: text.len() as u64,
             first: true,
+            end_guessed: false,
         };
         let info = Arc::new(SourceInfo {
             columns: (0..ncols).map(|i| format!("c{i}")).collect(),
