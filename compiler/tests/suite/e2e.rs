@@ -314,10 +314,21 @@ fn spools_joins_aggregates_and_sorts_spill_beyond_a_tiny_budget_and_clean_up() {
 /// the job at run time, with Flink's message (`SingleValueAggFunction
 /// received more than one element.`) after the subquery's location, and no
 /// sink is written. Flink 2.3 fails the same job with that message.
+/// Compiles a job written in a test (its sources sized from `base`) and
+/// builds it in the shared target directory; the binary's path.
+fn build_job(package: &str, text: &str, base: &Path) -> PathBuf {
+    let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
+    let file = SourceFile::new("job.sql".to_string(), text.to_string());
+    let location = stmtc::RuntimeLocation::Path(runtime.display().to_string());
+    let compiled = stmtc::compile(file, &location, Some(package), Some(base))
+        .unwrap_or_else(|c| panic!("does not compile:\n{}", c.render_diagnostics(false)));
+    shared_build::write_files(&shared_build::crate_dir(package), &compiled.files);
+    shared_build::build(package).expect("the generated crate builds")
+}
+
 #[test]
 fn a_scalar_subquery_of_two_rows_fails_the_job() {
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-single-value");
-    let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
     let fixture = workspace().join("fixtures").join("subqueries");
     let text = "SET 'execution.runtime-mode' = 'batch';
 CREATE TABLE emp (id INT, dept STRING, salary INT, boss INT) WITH ('connector' = 'filesystem', 'path' = 'data/emp.csv', 'format' = 'csv', 'csv.null-literal' = '');
@@ -325,13 +336,7 @@ CREATE TABLE bonus (emp_id INT, dept STRING, amount INT) WITH ('connector' = 'fi
 CREATE TABLE o (id INT, amount INT) WITH ('connector' = 'filesystem', 'path' = 'out/o', 'format' = 'csv');
 INSERT INTO o SELECT id, (SELECT amount FROM bonus WHERE emp_id = id) FROM emp;
 ";
-    let package = "single_value_error";
-    let file = SourceFile::new("job.sql".to_string(), text.to_string());
-    let location = stmtc::RuntimeLocation::Path(runtime.display().to_string());
-    let compiled = stmtc::compile(file, &location, Some(package), Some(&fixture))
-        .unwrap_or_else(|c| panic!("does not compile:\n{}", c.render_diagnostics(false)));
-    shared_build::write_files(&shared_build::crate_dir(package), &compiled.files);
-    let binary = shared_build::build(package).expect("the generated crate builds");
+    let binary = build_job("single_value_error", text, &fixture);
     let run_dir = work.join("run");
     let _ = std::fs::remove_dir_all(&run_dir);
     copy_dir(&fixture.join("data"), &run_dir.join("data"));
@@ -456,7 +461,6 @@ fn profile_lists_every_pipeline_once() {
 #[test]
 fn a_range_started_inside_a_quoted_field_is_read_again_exactly() {
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-guessed-range");
-    let runtime = shared_build::runtime_dir(stmtc::runtime_crate());
     let text = "SET 'execution.runtime-mode' = 'batch';
 CREATE TABLE notes (id INT, body STRING) WITH ('connector' = 'filesystem', 'path' = 'data/notes.csv', 'format' = 'csv');
 CREATE TABLE copied (id INT, body STRING) WITH ('connector' = 'filesystem', 'path' = 'out/copied', 'format' = 'csv');
@@ -476,12 +480,7 @@ INSERT INTO copied SELECT id, UPPER(body) FROM notes;
         lines(10, "third")
     );
     std::fs::write(data.join("notes.csv"), &csv).expect("write data");
-    let file = SourceFile::new("job.sql".to_string(), text.to_string());
-    let location = stmtc::RuntimeLocation::Path(runtime.display().to_string());
-    let compiled = stmtc::compile(file, &location, Some(package), Some(&work))
-        .unwrap_or_else(|c| panic!("does not compile:\n{}", c.render_diagnostics(false)));
-    shared_build::write_files(&shared_build::crate_dir(package), &compiled.files);
-    let binary = shared_build::build(package).expect("the generated crate builds");
+    let binary = build_job(package, text, &work);
     let run = |threads: &str| {
         let _ = std::fs::remove_dir_all(work.join("out"));
         let output = Command::new(&binary)
