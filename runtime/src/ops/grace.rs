@@ -186,6 +186,36 @@ pub struct BuildTable<K, B> {
     /// Each key's row by the key's offset in their range, once
     /// [`BuildTable::index_dense_ints`] replaced the table's key map.
     dense: Option<DenseRows>,
+    /// The keys as bits in front of the key map, where they were too
+    /// spread out to replace it: a probe whose key's bit is clear misses
+    /// without reading the map ([`FILTER_SPREAD`]).
+    filter: Option<KeyBits>,
+}
+
+/// How spread out integer keys may be, as their range over their number,
+/// for their bits (one per value in the range) to go in front of a key map
+/// that stays: at most 32 bytes a key, about what the map takes. A probe
+/// of a key not built then reads one bit from a bitmap small enough for
+/// the cache instead of missing it twice in the map (a control byte and
+/// a slot). TPC-H q03, q04, q05 and q10 probe the 57K-230K orders of their
+/// dates with most of the 6M line items, whose keys span 6M values
+/// (740 KB of bits); most of those probes find nothing.
+const FILTER_SPREAD: u128 = 256;
+
+/// The smallest and largest of some integer keys, and how many there are.
+fn key_range(keys: impl Iterator<Item = i64>) -> (i64, i64, u128) {
+    let (mut min, mut max, mut count) = (i64::MAX, i64::MIN, 0u128);
+    for k in keys {
+        min = min.min(k);
+        max = max.max(k);
+        count += 1;
+    }
+    (min, max, count)
+}
+
+/// The number of values from `min` to `max` (`0` for no keys: `min > max`).
+fn span(min: i64, max: i64) -> u128 {
+    (i128::from(max) - i128::from(min) + 1).max(0) as u128
 }
 
 /// The row of each integer key, at the key's offset from the smallest.
@@ -216,7 +246,21 @@ struct KeyBits {
     words: Box<[u64]>,
 }
 
+/// `keys` (from `min` to `max`) as bits.
+fn key_bits(keys: impl Iterator<Item = i64>, min: i64, max: i64) -> KeyBits {
+    let mut words = vec![0u64; span(min, max).div_ceil(64) as usize].into_boxed_slice();
+    for k in keys {
+        let at = (k - min) as usize;
+        words[at / 64] |= 1 << (at % 64);
+    }
+    KeyBits { min, words }
+}
+
 impl KeyBits {
+    fn bytes(&self) -> u64 {
+        (self.words.len() * 8) as u64
+    }
+
     #[inline]
     fn contains(&self, key: i64) -> bool {
         let Some(at) = offset(key, self.min) else {
@@ -235,40 +279,28 @@ macro_rules! int_keys {
         impl<B> BuildTable<($t,), B> {
             /// For a join that only asks whether a key exists (a semi or
             /// anti join without a residual), once the build is complete:
-            /// when the keys' range is at most 64 times their number, they
-            /// become one bit each over the range (at most 8 bytes a key;
-            /// the hash table takes ~30) and the table is dropped. A probe
-            /// then reads one bit, from a few hundred KB that stay in the
-            /// cache, where a hash lookup missed it: TPC-H q21 probes the
-            /// 729,413 keys of its orders with status 'F' with every line
-            /// item, twice (750 KB of bits). A partitioned build stays as
-            /// it is.
+            /// when the keys' range is at most [`FILTER_SPREAD`] times their
+            /// number and the budget has room, they become one bit each
+            /// over the range (at most 32 bytes a key; the hash table takes
+            /// ~30) and the table is dropped. A probe then reads one bit,
+            /// from a few hundred KB that stay in the cache, where a hash
+            /// lookup missed it: TPC-H q21 probes the 729,413 keys of its
+            /// orders with status 'F' with every line item, twice (750 KB
+            /// of bits). A partitioned build stays as it is.
             pub fn index_ints(&mut self) {
                 if self.partitioned || self.table.is_empty() {
                     return;
                 }
-                let (mut min, mut max) = (i64::MAX, i64::MIN);
-                let mut keys = 0u64;
-                for &(k,) in self.table.keys() {
-                    let k = i64::from(k);
-                    min = min.min(k);
-                    max = max.max(k);
-                    keys += 1;
-                }
-                let span = (i128::from(max) - i128::from(min) + 1) as u128;
-                if keys == 0 || span > u128::from(keys) * 64 {
+                let (min, max, keys) = key_range(self.table.keys().map(|&(k,)| i64::from(k)));
+                // Built while the table is still held.
+                let Some(bits) = self.key_bits(min, max, keys) else {
                     return;
-                }
-                let mut words = vec![0u64; span.div_ceil(64) as usize].into_boxed_slice();
-                for &(k,) in self.table.keys() {
-                    let at = (i64::from(k) - min) as usize;
-                    words[at / 64] |= 1 << (at % 64);
-                }
+                };
                 self.table = JoinTable::new();
                 self.mem.reset();
-                // Within what the table held: the pool has it.
-                let _ = self.mem.grow((words.len() * 8) as u64);
-                self.bits = Some(KeyBits { min, words });
+                // Less than the table and the bits held together.
+                let _ = self.mem.grow(bits.bytes());
+                self.bits = Some(bits);
             }
 
             /// Whether some build row has `key`.
@@ -276,7 +308,7 @@ macro_rules! int_keys {
             pub fn contains_int(&self, key: &($t,)) -> bool {
                 match &self.bits {
                     Some(bits) => bits.contains(i64::from(key.0)),
-                    None => self.table.probe(key).next().is_some(),
+                    None => self.passes_filter(key) && self.table.probe(key).next().is_some(),
                 }
             }
 
@@ -285,13 +317,17 @@ macro_rules! int_keys {
             /// when every key has exactly one row, the keys become bits as
             /// in [`index_ints`](Self::index_ints) (TPC-H q21's 729,413
             /// orders with status 'F': 750 KB of bits where the table held
-            /// 20 MB). A table with a key twice stays as it is.
+            /// 20 MB). A table with a key twice stays, with the keys' bits
+            /// in front of it ([`FILTER_SPREAD`]).
             pub fn index_unique_ints(&mut self) {
                 if self.table.has_pending() {
                     self.table.flush();
                 }
                 if self.table.len() == self.table.key_count() {
                     self.index_ints();
+                } else if !self.partitioned {
+                    let (min, max, keys) = key_range(self.table.keys().map(|&(k,)| i64::from(k)));
+                    self.filter = self.key_bits(min, max, keys);
                 }
             }
 
@@ -303,7 +339,9 @@ macro_rules! int_keys {
             /// map is dropped; a probe ([`probe_int`](Self::probe_int))
             /// then reads one offset instead of hashing and searching (TPC-H
             /// q09's 1.5M orders over keys 1..6M: 24 MB where the map took
-            /// 34 MB). A partitioned build, or one with a key twice, stays.
+            /// 34 MB). A partitioned build stays as it is; one with a key
+            /// twice, or keys too far apart, keeps its map with the keys'
+            /// bits in front of it ([`FILTER_SPREAD`]).
             pub fn index_dense_ints(&mut self) {
                 if self.partitioned || self.table.is_empty() {
                     return;
@@ -311,17 +349,10 @@ macro_rules! int_keys {
                 if self.table.has_pending() {
                     self.table.flush();
                 }
-                if self.table.len() != self.table.key_count() {
-                    return;
-                }
-                let (mut min, mut max) = (i64::MAX, i64::MIN);
-                for &(k,) in self.table.keys() {
-                    min = min.min(i64::from(k));
-                    max = max.max(i64::from(k));
-                }
-                let keys = self.table.key_count() as u128;
-                let span = (i128::from(max) - i128::from(min) + 1) as u128;
-                if span > keys * 4 {
+                let (min, max, keys) = key_range(self.table.keys().map(|&(k,)| i64::from(k)));
+                let span = span(min, max);
+                if self.table.len() != self.table.key_count() || span > keys * 4 {
+                    self.filter = self.key_bits(min, max, keys);
                     return;
                 }
                 let mut rows = vec![u32::MAX; span as usize].into_boxed_slice();
@@ -332,11 +363,31 @@ macro_rules! int_keys {
                 self.dense = Some(DenseRows { min, rows });
             }
 
+            /// Bits of the keys, from `min` to `max`, to put in front of the
+            /// key map ([`FILTER_SPREAD`]), when the budget has room for them.
+            fn key_bits(&mut self, min: i64, max: i64, keys: u128) -> Option<KeyBits> {
+                if keys == 0 || span(min, max) > keys * FILTER_SPREAD {
+                    return None;
+                }
+                let bytes = span(min, max).div_ceil(64) as u64 * 8;
+                self.mem.grow(bytes).then(|| {
+                    key_bits(self.table.keys().map(|&(k,)| i64::from(k)), min, max)
+                })
+            }
+
+            /// Whether the key map may have `key`: `false` when the filter
+            /// in front of it says it has not.
+            #[inline]
+            fn passes_filter(&self, key: &($t,)) -> bool {
+                self.filter.as_ref().is_none_or(|f| f.contains(i64::from(key.0)))
+            }
+
             /// The rows with `key` ([`index_dense_ints`](Self::index_dense_ints)).
             #[inline]
             pub fn probe_int(&self, key: &($t,)) -> Matches<'_, B> {
                 match &self.dense {
                     Some(dense) => self.table.rows_from(dense.row_of(i64::from(key.0))),
+                    None if !self.passes_filter(key) => self.table.rows_from(u32::MAX),
                     None => self.table.probe(key),
                 }
             }
@@ -346,6 +397,7 @@ macro_rules! int_keys {
             pub fn count_int(&self, key: &($t,)) -> usize {
                 match &self.bits {
                     Some(bits) => usize::from(bits.contains(i64::from(key.0))),
+                    None if !self.passes_filter(key) => 0,
                     None => self.table.probe(key).count(),
                 }
             }
@@ -364,6 +416,7 @@ impl<K: Hash + Eq, B> Default for BuildTable<K, B> {
             partitioned: false,
             bits: None,
             dense: None,
+            filter: None,
         }
     }
 }
@@ -975,10 +1028,11 @@ mod tests {
         let mut twice = keys.clone();
         twice.push(33);
         let t = table(&twice);
-        assert!(t.bits.is_none());
-        assert_eq!(t.count_int(&(33,)), 2);
-        assert_eq!(t.count_int(&(38,)), 1);
-        assert_eq!(t.count_int(&(34,)), 0);
+        assert!(t.bits.is_none() && t.filter.is_some());
+        for k in -40..10_100 {
+            let want = keys.contains(&k) as usize + usize::from(k == 33);
+            assert_eq!(t.count_int(&(k,)), want, "{k}");
+        }
         std::fs::remove_dir_all(&base).unwrap();
     }
 
@@ -1016,12 +1070,27 @@ mod tests {
         let mut twice = keys.clone();
         twice.push(-28);
         let t = table(&twice);
-        assert!(t.dense.is_none());
+        assert!(t.dense.is_none() && t.filter.is_some());
         assert_eq!(rows(&t, -28), vec![-2_800, -2_800]);
-        // Keys 5 apart: too sparse, hashed.
-        let t = table(&(0..3000).map(|k| k * 5).collect::<Vec<_>>());
-        assert!(t.dense.is_none());
-        assert_eq!(rows(&t, 35), vec![3_500]);
+        assert!(rows(&t, -27).is_empty() && rows(&t, -32).is_empty());
+        // Keys 5 apart: too sparse for offsets, hashed behind their bits.
+        let sparse: Vec<i64> = (0..3000).map(|k| k * 5).collect();
+        let t = table(&sparse);
+        assert!(t.dense.is_none() && t.filter.is_some());
+        for k in -10..15_010 {
+            let want = if k % 5 == 0 && (0..15_000).contains(&k) {
+                vec![k * 100]
+            } else {
+                vec![]
+            };
+            assert_eq!(rows(&t, k), want, "{k}");
+        }
+        assert!(rows(&t, i64::MIN).is_empty() && rows(&t, i64::MAX).is_empty());
+        // Keys 1000 apart: too spread out for bits, the map alone.
+        let t = table(&(0..100).map(|k| k * 1000).collect::<Vec<_>>());
+        assert!(t.dense.is_none() && t.filter.is_none());
+        assert_eq!(rows(&t, 7000), vec![700_000]);
+        assert!(rows(&t, 7001).is_empty());
         std::fs::remove_dir_all(&base).unwrap();
     }
 
@@ -1048,9 +1117,16 @@ mod tests {
             assert_eq!(t.contains_int(&(k,)), keys.contains(&k), "{k}");
         }
         assert!(!t.contains_int(&(i64::MIN,)) && !t.contains_int(&(i64::MAX,)));
+        // Keys 200 apart: still bits (32 bytes a key at most).
+        let keys: Vec<i64> = (0..500).map(|k| k * 200 + 7).collect();
+        let t = table(&keys);
+        assert!(t.bits.is_some() && t.is_empty());
+        for k in 0..100_200 {
+            assert_eq!(t.contains_int(&(k,)), keys.contains(&k), "{k}");
+        }
         // Two keys far apart: the range is too wide, the table stays.
         let t = table(&[i64::MIN, i64::MAX]);
-        assert!(t.bits.is_none());
+        assert!(t.bits.is_none() && t.filter.is_none());
         assert!(t.contains_int(&(i64::MIN,)) && t.contains_int(&(i64::MAX,)));
         assert!(!t.contains_int(&(0,)));
         // No keys: nothing to index, nothing found.
