@@ -204,7 +204,7 @@ pub(super) fn record_getter(ty: &DataType, col: usize) -> GenResult<TokenStream>
             quote!(rec.decimal(#col, #t)?)
         }
         TypeKind::Char(_) | TypeKind::Varchar(_) => {
-            quote!(rec.str(#col)?.map(rt::value::Str::from))
+            quote!(rec.string(#col)?)
         }
         TypeKind::Binary(_) | TypeKind::Varbinary(_) => quote!(rec.bytes(#col)?),
         TypeKind::Date => quote!(rec.date(#col)?),

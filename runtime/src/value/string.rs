@@ -176,6 +176,20 @@ impl Default for Str {
     }
 }
 
+impl Str {
+    /// `bytes` as an inline value when they are ASCII and at most
+    /// [`INLINE`] long (`None` otherwise: longer or other text goes through
+    /// `From<&str>`).
+    #[inline(always)]
+    pub fn from_short_ascii(bytes: &[u8]) -> Option<Str> {
+        if bytes.len() > INLINE || !bytes.is_ascii() {
+            return None;
+        }
+        let (w0, w1, w2) = short_words(bytes);
+        Some(Str::inline_words(w0, w1, w2, bytes.len()))
+    }
+}
+
 impl From<&str> for Str {
     #[inline]
     fn from(s: &str) -> Str {
@@ -387,7 +401,13 @@ mod tests {
         let alphabet = "abcdefghijklmnopqrstuvwxyz";
         for n in 0..=INLINE + 1 {
             assert_eq!(Str::from(&alphabet[..n]).as_str(), &alphabet[..n]);
+            // Straight from a record's bytes: the same value, or `None`
+            // past the inline length.
+            let direct = Str::from_short_ascii(alphabet[..n].as_bytes());
+            assert_eq!(direct.as_deref(), (n <= INLINE).then_some(&alphabet[..n]));
+            assert!(direct.is_none_or(|d| d.is_inline() && d == Str::from(&alphabet[..n])));
         }
+        assert!(Str::from_short_ascii("ü".as_bytes()).is_none());
         assert_eq!(std::mem::size_of::<Str>(), 24);
         assert_eq!(std::mem::size_of::<Option<Str>>(), 24);
     }

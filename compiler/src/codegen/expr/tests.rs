@@ -340,7 +340,7 @@ fn getter(i: usize, ty: &DataType) -> TokenStream {
         TypeKind::Date => quote!(rec.date(#i)?),
         TypeKind::Time(p) => quote!(rec.time(#i, #p)?),
         TypeKind::Timestamp(p) => quote!(rec.timestamp(#i, #p)?),
-        _ => quote!(rec.str(#i)?.map(rt::value::Str::from)),
+        _ => quote!(rec.string(#i)?),
     }
 }
 
