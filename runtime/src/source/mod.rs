@@ -100,22 +100,22 @@ pub trait Record {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn i8(&self, col: usize) -> Result<Option<i8>> {
         self.integer(col, "TINYINT", i8::MIN as i64, i8::MAX as i64)
             .map(|o| o.map(|v| v as i8))
     }
-    #[inline]
+    #[inline(always)]
     fn i16(&self, col: usize) -> Result<Option<i16>> {
         self.integer(col, "SMALLINT", i16::MIN as i64, i16::MAX as i64)
             .map(|o| o.map(|v| v as i16))
     }
-    #[inline]
+    #[inline(always)]
     fn i32(&self, col: usize) -> Result<Option<i32>> {
         self.integer(col, "INT", i32::MIN as i64, i32::MAX as i64)
             .map(|o| o.map(|v| v as i32))
     }
-    #[inline]
+    #[inline(always)]
     fn i64(&self, col: usize) -> Result<Option<i64>> {
         self.integer(col, "BIGINT", i64::MIN, i64::MAX)
     }
@@ -163,7 +163,7 @@ pub trait Record {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn f64(&self, col: usize) -> Result<Option<f64>> {
         if let Raw::CsvText(t) = self.raw(col) {
             if let Some(v) = number::parse_f64(t) {
@@ -293,7 +293,19 @@ pub trait Record {
 
     /// DATE: csv as `java.sql.Date.valueOf` (`2024-1-5` accepted, day overflow
     /// rolls into the next month); json strictly `yyyy-MM-dd`.
+    #[inline(always)]
     fn date(&self, col: usize) -> Result<Option<Date>> {
+        if let Raw::CsvText(t) = self.raw(col) {
+            if let Some(d) = parse_plain_date(t) {
+                return Ok(Some(d));
+            }
+        }
+        self.date_general(col)
+    }
+
+    /// [`Record::date`] for every kind of raw field and for errors.
+    #[inline(never)]
+    fn date_general(&self, col: usize) -> Result<Option<Date>> {
         let parsed = match self.raw(col) {
             Raw::Missing | Raw::Null => return Ok(None),
             Raw::CsvText(t) => parse_sql_date_value_of(t),
@@ -384,8 +396,17 @@ pub trait Record {
 /// `java.sql.Date.valueOf`: `yyyy-[m]m-[d]d`, month 1-12, day 1-31, and a day past
 /// the month's end rolls over (`2023-02-29` is 2023-03-01), as the JDK does.
 pub fn parse_sql_date_value_of(t: &[u8]) -> Option<Date> {
-    // The common `yyyy-mm-dd` shape without the split and the month-length
-    // check: the same day the general path below computes from the 1st.
+    if let Some(d) = parse_plain_date(t) {
+        return Some(d);
+    }
+    parse_sql_date_general(t)
+}
+
+/// The common `yyyy-mm-dd` shape of [`parse_sql_date_value_of`], without the
+/// split and the month-length check: the same day the general path computes
+/// from the 1st. `None` for every other text, valid or not.
+#[inline(always)]
+fn parse_plain_date(t: &[u8]) -> Option<Date> {
     if let &[y0, y1, y2, y3, b'-', m0, m1, b'-', d0, d1] = t {
         let digit = |c: u8| c.wrapping_sub(b'0');
         let all = [y0, y1, y2, y3, m0, m1, d0, d1];
@@ -404,6 +425,11 @@ pub fn parse_sql_date_value_of(t: &[u8]) -> Option<Date> {
             ));
         }
     }
+    None
+}
+
+#[inline(never)]
+fn parse_sql_date_general(t: &[u8]) -> Option<Date> {
     let mut parts = t.splitn(3, |&c| c == b'-');
     let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
     let digits = |s: &[u8], lo: usize, hi: usize| -> Option<u32> {
@@ -460,6 +486,7 @@ mod tests {
                         Some(Date(first.0 + d as i32 - 1))
                     })();
                     assert_eq!(parse_sql_date_value_of(text.as_bytes()), general, "{text}");
+                    assert_eq!(parse_sql_date_general(text.as_bytes()), general, "{text}");
                 }
             }
         }
