@@ -26,7 +26,11 @@ type Position = (Part, usize);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Part {
+    /// The head's first items (`Body::finish`).
     Head,
+    /// The head's items made while the body is made (`Body::push_head`),
+    /// after those.
+    HeadTail,
     Body,
 }
 
@@ -36,6 +40,9 @@ pub(super) struct Body<'a> {
     /// `None`: formatted on this thread with the rest (`tokens`).
     shared: Option<&'a Shared>,
     tokens: Vec<TokenStream>,
+    /// [`Body::push_head`]'s items, when they stay on this thread.
+    head_tail: Vec<TokenStream>,
+    head_tails: usize,
     run: String,
     runs: usize,
 }
@@ -45,9 +52,23 @@ impl<'a> Body<'a> {
         Body {
             shared,
             tokens: Vec::new(),
+            head_tail: Vec::new(),
+            head_tails: 0,
             run: String::new(),
             runs: 0,
         }
+    }
+
+    /// An item of the file's head (after those `finish` gets), made before
+    /// the body is complete: the other threads format it, a run of its own,
+    /// while the body is made, instead of last, alone.
+    pub fn push_head(&mut self, piece: TokenStream) {
+        let Some(shared) = self.shared else {
+            self.head_tail.push(piece);
+            return;
+        };
+        shared.push((Part::HeadTail, self.head_tails), piece.to_string());
+        self.head_tails += 1;
     }
 
     pub fn push(&mut self, piece: TokenStream) {
@@ -62,11 +83,13 @@ impl<'a> Body<'a> {
     }
 
     /// Sends the last run of the body, then the head (the file's first
-    /// items), each of its pieces a run of its own. Returns the whole
-    /// program's tokens, head first, when they stay on this thread.
+    /// items, before [`Body::push_head`]'s), each of its pieces a run of
+    /// its own. Returns the whole program's tokens, head first, when they
+    /// stay on this thread.
     pub fn finish(mut self, head: Vec<TokenStream>) -> Vec<TokenStream> {
         let Some(shared) = self.shared else {
             let mut tokens = head;
+            tokens.append(&mut self.head_tail);
             tokens.append(&mut self.tokens);
             return tokens;
         };

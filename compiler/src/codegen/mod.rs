@@ -395,7 +395,9 @@ impl Gen<'_> {
                 body.push(self.aggregate_add_fn(n)?);
             }
         }
-        let state = self.state_struct()?;
+        for piece in self.state_struct()? {
+            body.push_head(piece);
+        }
         for (i, t) in tasks.iter().enumerate() {
             body.push(self.task_fn(i, *t)?);
         }
@@ -465,7 +467,7 @@ impl Gen<'_> {
         for item in statics {
             body.push(item);
         }
-        Ok(vec![header, run, state])
+        Ok(vec![header, run])
     }
 
     /// Calls to every consumer of `n` with the row in `row`.
@@ -553,7 +555,9 @@ impl Gen<'_> {
 
     /// `State` (what the tasks write: sinks, hash tables, buffers) and
     /// `Built` (complete join tables), from every operator's parts.
-    fn state_struct(&self) -> GenResult<TokenStream> {
+    /// `State`, its methods and `Built`, as items formatted apart (the
+    /// methods are the program's largest items).
+    fn state_struct(&self) -> GenResult<Vec<TokenStream>> {
         let mut parts = StateParts::default();
         for (i, node) in self.plan.nodes.iter().enumerate() {
             let n = NodeId(i as u32);
@@ -640,27 +644,33 @@ impl Gen<'_> {
         } else {
             quote!()
         };
-        Ok(quote! {
-            #[doc = " Operator state written while the job runs: sinks, hash tables, buffers."]
-            struct State { #(#fields),* }
-
-            impl State {
-                #[doc = " The state of one thread of pipeline `pipeline` (it names the part files)."]
-                fn new(#ctx: &rt::job::Context, #staging: &rt::sink::commit::Job, #b: &Built, #thread: usize, #pipeline: usize) -> rt::Result<State> {
-                    Ok(State { #(#inits),* })
+        let mut out = vec![
+            quote! {
+                #[doc = " Operator state written while the job runs: sinks, hash tables, buffers."]
+                struct State { #(#fields),* }
+            },
+            quote! {
+                impl State {
+                    #[doc = " The state of one thread of pipeline `pipeline` (it names the part files)."]
+                    fn new(#ctx: &rt::job::Context, #staging: &rt::sink::commit::Job, #b: &Built, #thread: usize, #pipeline: usize) -> rt::Result<State> {
+                        Ok(State { #(#inits),* })
+                    }
                 }
-
-                #absorb_fn
-
-                #drain_fn
+            },
+        ];
+        for method in [absorb_fn, drain_fn] {
+            if !method.is_empty() {
+                out.push(quote!(impl State { #method }));
             }
-
+        }
+        out.push(quote! {
             #[doc = " Join hash tables whose build side is complete: probed, never written."]
             #[derive(Default)]
             struct Built { #(#built),* }
 
             #(#items)*
-        })
+        });
+        Ok(out)
     }
 
     /// `task_N`: pipeline `N` of the schedule, run by its source's operator.
