@@ -291,7 +291,7 @@ macro_rules! int_keys {
                 if self.partitioned || self.table.is_empty() {
                     return;
                 }
-                let (min, max, keys) = key_range(self.table.keys().map(|&(k,)| i64::from(k)));
+                let (min, max, keys) = key_range(self.int_keys());
                 // Built while the table is still held.
                 let Some(bits) = self.key_bits(min, max, keys) else {
                     return;
@@ -326,7 +326,7 @@ macro_rules! int_keys {
                 if self.table.len() == self.table.key_count() {
                     self.index_ints();
                 } else if !self.partitioned {
-                    let (min, max, keys) = key_range(self.table.keys().map(|&(k,)| i64::from(k)));
+                    let (min, max, keys) = key_range(self.int_keys());
                     self.filter = self.key_bits(min, max, keys);
                 }
             }
@@ -349,7 +349,7 @@ macro_rules! int_keys {
                 if self.table.has_pending() {
                     self.table.flush();
                 }
-                let (min, max, keys) = key_range(self.table.keys().map(|&(k,)| i64::from(k)));
+                let (min, max, keys) = key_range(self.int_keys());
                 let span = span(min, max);
                 if self.table.len() != self.table.key_count() || span > keys * 4 {
                     self.filter = self.key_bits(min, max, keys);
@@ -371,8 +371,13 @@ macro_rules! int_keys {
                 }
                 let bytes = span(min, max).div_ceil(64) as u64 * 8;
                 self.mem.grow(bytes).then(|| {
-                    key_bits(self.table.keys().map(|&(k,)| i64::from(k)), min, max)
+                    key_bits(self.int_keys(), min, max)
                 })
+            }
+
+            /// The keys in the map, widened to `i64`.
+            fn int_keys(&self) -> impl Iterator<Item = i64> + '_ {
+                self.table.keys().map(|&(k,)| i64::from(k))
             }
 
             /// Whether the key map may have `key`: `false` when the filter

@@ -308,7 +308,8 @@ pub trait Record {
     fn date_general(&self, col: usize) -> Result<Option<Date>> {
         let parsed = match self.raw(col) {
             Raw::Missing | Raw::Null => return Ok(None),
-            Raw::CsvText(t) => parse_sql_date_value_of(t),
+            // (`date` tried the plain `yyyy-mm-dd` form already.)
+            Raw::CsvText(t) => parse_sql_date_general(t),
             Raw::JsonString(t) => Date::parse_iso(t),
             _ => None,
         };
