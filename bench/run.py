@@ -214,6 +214,10 @@ def package_name(cargo_toml):
 def run_once(e, label, rnd):
     if e.out:
         shutil.rmtree(os.path.join(BENCH, e.out), ignore_errors=True)
+    # Earlier runs' output is still in the page cache, dirty; the kernel
+    # writes it back ~30 s later, in whichever run is timed then. Flush it
+    # now, outside the timing, so no engine pays for another's writes.
+    os.sync()
     os.makedirs(LOGS, exist_ok=True)
     log_path = os.path.join(LOGS, f"{e.name}-{label}.log")
     cmd = e.cmd
@@ -231,6 +235,8 @@ def run_once(e, label, rnd):
     wall = time.perf_counter() - t0
     rc = os.waitstatus_to_exitcode(status)
     rss_mb = ru.ru_maxrss / 1024  # KiB on Linux
+    # CPU of the run (wait4 counts the children it reaped: GNU time's child).
+    cpu = ru.ru_utime + ru.ru_stime
     if GNU_TIME:
         try:
             rss_mb = int(open(rss_file).read().split()[-1]) / 1024
@@ -239,7 +245,7 @@ def run_once(e, label, rnd):
     if rc != 0:
         tail = open(log_path, errors="replace").read()[-1500:]
         log(f"{e.name} failed (exit {rc}) in round {rnd}; log {os.path.relpath(log_path, ROOT)}:\n{tail}")
-    return wall, rss_mb, rc
+    return wall, rss_mb, rc, cpu
 
 
 def measure(engines, label, args):
@@ -251,9 +257,9 @@ def measure(engines, label, args):
         for e in engines:
             if e.name in failed:
                 continue
-            wall, rss, rc = run_once(e, label, rnd)
+            wall, rss, rc, cpu = run_once(e, label, rnd)
             log(f"{label} {'warm-up' if warm else f'run {rnd - args.warmup + 1}/{args.runs}'} "
-                f"{e.name:18} {wall:7.2f} s {rss:8.1f} MB" + (f"  EXIT {rc}" if rc else ""))
+                f"{e.name:18} {wall:7.2f} s {rss:8.1f} MB  CPU {cpu:6.2f} s" + (f"  EXIT {rc}" if rc else ""))
             if rc != 0:
                 failed.add(e.name)
                 continue

@@ -344,11 +344,20 @@ impl Context {
         files: &[PathBuf],
         boundary: crate::source::files::Boundary,
     ) -> Result<Vec<crate::source::files::Split>> {
-        use crate::source::files::{plan_splits_guessing, plan_splits_with_min};
+        use crate::source::files::{plan_splits_guessing, plan_splits_with_min, SPLITS_PER_THREAD};
+        // Exact cuts in quoted csv read the file up to the last cut on one
+        // thread first, so they stay one per thread; guessed cuts, and cuts
+        // where no quote state matters, cost a seek each.
+        let exact_costs_reads = boundary.quote.is_some();
+        let parts = if self.threads > 1 && (self.guess_splits || !exact_costs_reads) {
+            self.threads * SPLITS_PER_THREAD
+        } else {
+            self.threads
+        };
         if !self.guess_splits {
-            return plan_splits_with_min(files, self.threads, boundary, self.min_split);
+            return plan_splits_with_min(files, parts, boundary, self.min_split);
         }
-        let splits = plan_splits_guessing(files, self.threads, boundary, self.min_split)?;
+        let splits = plan_splits_guessing(files, parts, boundary, self.min_split)?;
         if splits.iter().any(|s| s.end_guessed) {
             self.guessed
                 .store(true, std::sync::atomic::Ordering::Relaxed);
