@@ -562,8 +562,8 @@ struct JsonDiagnostic<'a> {
     help: Option<&'a str>,
 }
 
-// Written out rather than derived: serde's derive macro is the only reason
-// the compiler would build `syn` a second time (README.md, "Run the tests").
+// Written out rather than derived: serde's derive macro would make the
+// compiler build `syn` (README.md, "Run the tests").
 impl Serialize for JsonDiagnostic<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut item = serializer.serialize_struct("JsonDiagnostic", 7)?;

@@ -7,10 +7,10 @@ use std::process::ExitCode;
 use clap::{value_parser, Arg, ArgAction, ArgMatches};
 use stmtc::diagnostics::{render, Diagnostic, SourceFile, Span};
 
-/// Most of a compile's CPU is `syn` and `prettyplease` formatting the
-/// generated program: millions of small allocations of tokens and tree nodes.
-/// mimalloc serves them faster than glibc's allocator (the TPC-H set: 131 ->
-/// 80 ms, bench/RESULTS.md "Issue 13, step 12").
+/// Generating the program makes millions of small allocations of tokens
+/// (`quote`) and of their text. mimalloc serves them faster than glibc's
+/// allocator (the TPC-H set: 131 -> 80 ms, bench/RESULTS.md "Issue 13, step
+/// 12", when `syn` and `prettyplease` still formatted the program).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -149,7 +149,7 @@ impl Choice for Color {
 }
 
 /// The command line's grammar (clap's builder: its derive macro would make
-/// every build compile `syn` once more, see README.md "Run the tests").
+/// every build compile `syn`, see README.md "Run the tests").
 fn command_line() -> clap::Command {
     let job = || {
         Arg::new("job")

@@ -190,7 +190,7 @@ impl Gen<'_> {
             .filter(|&(g, _)| self.is_live(n, g))
             .map(|(g, &c)| {
                 let col = col_ident(g);
-                let idx = syn::Index::from(g);
+                let idx = proc_macro2::Literal::usize_unsuffixed(g);
                 match input_schema[c].ty.kind {
                     TypeKind::Double => {
                         quote!(#col: key.#idx.map(rt::ops::aggregate::f64_from_key))

@@ -1,16 +1,15 @@
-//! Formatting the generated program: syn parses it, prettyplease prints it,
-//! most of the time `compile` spends on a large job.
+//! Formatting the generated program (`pretty::format`) on all cores while
+//! it is generated.
 //!
-//! prettyplease prints each top-level item on its own from the first
-//! column, so consecutive runs of items can be parsed and printed apart and
-//! the texts joined: the result is the text of the whole file printed at
-//! once, however the items are cut. The program comes in two parts: its
-//! head (the `main`, `run` and `State` items), made last, and its body (row
-//! structs, push functions, tasks, statics), made first. While the
-//! generator goes on, other threads format the body in runs of text
-//! (tokens and syntax trees cannot leave their thread); the head goes to
-//! them last, one run per item, and this thread takes the runs no one has
-//! taken yet.
+//! Each top-level item prints on its own from the first column, so
+//! consecutive runs of items can be printed apart and the texts joined:
+//! the result is the text of the whole file printed at once, however the
+//! items are cut. The program comes in two parts: its head (the `main`,
+//! `run` and `State` items), made last, and its body (row structs, push
+//! functions, tasks, statics), made first. While the generator goes on,
+//! other threads format the body in runs of text (tokens cannot leave
+//! their thread); the head goes to them last, one run per item, and this
+//! thread takes the runs no one has taken yet.
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -112,7 +111,7 @@ impl<'a> Body<'a> {
 struct Queue {
     /// Runs not taken yet, by position in the file.
     waiting: VecDeque<(Position, String)>,
-    printed: Vec<(Position, syn::Result<String>)>,
+    printed: Vec<(Position, Result<String, String>)>,
     /// No more runs will come.
     closed: bool,
 }
@@ -171,13 +170,13 @@ impl Shared {
             let Some((position, text)) = run else {
                 return;
             };
-            let printed = syn::parse_file(&text).map(|f| prettyplease::unparse(&f));
+            let printed = super::pretty::format(&text);
             self.lock().printed.push((position, printed));
         }
     }
 
     /// The printed runs, in order.
-    pub fn printed(&self) -> syn::Result<String> {
+    pub fn printed(&self) -> Result<String, String> {
         let mut printed = std::mem::take(&mut self.lock().printed);
         printed.sort_by_key(|(position, _)| *position);
         let mut out = String::new();
@@ -188,8 +187,8 @@ impl Shared {
     }
 }
 
-/// Parses and prints whole items from their tokens.
-pub(super) fn unparse(pieces: Vec<TokenStream>) -> syn::Result<String> {
-    let file: syn::File = syn::parse2(pieces.into_iter().collect())?;
-    Ok(prettyplease::unparse(&file))
+/// Prints whole items from their tokens.
+pub(super) fn unparse(pieces: Vec<TokenStream>) -> Result<String, String> {
+    let text: TokenStream = pieces.into_iter().collect();
+    super::pretty::format(&text.to_string())
 }

@@ -21,6 +21,7 @@ mod join;
 mod live;
 mod over;
 mod passthrough;
+mod pretty;
 mod project;
 mod rows;
 mod run;
@@ -213,9 +214,9 @@ pub(crate) fn generate_main(
     file: &SourceFile,
 ) -> Result<(String, Vec<&'static str>), GenError> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    let internal = |e: syn::Error| GenError {
+    let internal = |e: String| GenError {
         node: NodeId(0),
-        message: format!("internal: generated code does not parse: {e}"),
+        message: format!("internal: generated code does not print: {e}"),
     };
     let source = if threads == 1 {
         let (head, body, features) = generate(plan, file, format::Body::new(None))?;

@@ -76,12 +76,12 @@ fn check(select: &str, expected: &str) {
     ) {
         Ok(tokens) => {
             let items = statics.into_items();
-            let file: syn::File = syn::parse2(quote! {
+            let file = quote! {
                 fn f() { let _ = #tokens; }
                 #(#items)*
-            })
-            .unwrap_or_else(|err| panic!("generated tokens do not parse: {err}\n{tokens}"));
-            prettyplease::unparse(&file)
+            };
+            crate::codegen::pretty::format(&file.to_string())
+                .unwrap_or_else(|err| panic!("generated tokens do not print: {err}\n{tokens}"))
         }
         Err(message) => format!("ERR {message}"),
     };
@@ -105,14 +105,13 @@ fn f() {
         r#"
 fn f() {
     let _ = match row.4.clone() {
-        Some(v0) => {
-            Some(LIKE_0.as_ref().map_err(|e| rt::Error::new(e.clone()))?.matches(&v0))
-        }
+        Some(v0) => Some(LIKE_0.as_ref().map_err(|e| rt::Error::new(e.clone()))?.matches(&v0)),
         None => None,
     };
 }
-static LIKE_0: std::sync::LazyLock<Result<rt::func::like::Like, String>> = std::sync::LazyLock::new(||
-rt::func::like::Like::new("a%", None));"#,
+static LIKE_0: std::sync::LazyLock<Result<rt::func::like::Like, String>> = std::sync::LazyLock::new(
+    || rt::func::like::Like::new("a%", None)
+);"#,
     );
     check(
         "a IN (1, 2, 3)",
@@ -132,12 +131,10 @@ fn f() {
         "CASE WHEN a > 0 THEN 'pos' END",
         r#"
 fn f() {
-    let _ = if rt::value::logic::is_true(
-        match (row.0, Some(0i32)) {
-            (Some(v0), Some(v1)) => Some(v0 > v1),
-            _ => None,
-        },
-    ) {
+    let _ = if rt::value::logic::is_true(match (row.0, Some(0i32)) {
+        (Some(v0), Some(v1)) => Some(v0 > v1),
+        _ => None,
+    }) {
         Some(rt::value::Str::from("pos"))
     } else {
         None::<rt::value::Str>
@@ -614,8 +611,8 @@ fn flink_results() {
         fixture("function_probe", function_probe_dir()),
     ];
     let Program { tokens, skipped } = program(&cases);
-    let file: syn::File = syn::parse2(tokens).expect("the generated program parses");
-    let source = prettyplease::unparse(&file);
+    let source = crate::codegen::pretty::format(&tokens.to_string())
+        .unwrap_or_else(|err| panic!("the generated program does not print: {err}"));
     let stdout = build_and_run(&source);
 
     let mut actual: BTreeMap<(String, String), String> = BTreeMap::new();
