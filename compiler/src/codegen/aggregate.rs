@@ -179,6 +179,7 @@ impl Gen<'_> {
         aggregates: &[AggregateCall],
         input: NodeId,
         emit: TokenStream,
+        pipeline: usize,
     ) -> GenResult<TokenStream> {
         let a = format_ident!("a{}", n.0);
         let acc_ty = format_ident!("A{}", n.0);
@@ -249,18 +250,31 @@ impl Gen<'_> {
         let out = quote!(#(#keys,)*);
         let key_param = super::param(&out, "key");
         let acc_param = super::param(&quote!(#(#results)*), "acc");
+        let emit = quote! {
+            |st, #key_param, #acc_param| {
+                let row = #out_row { #out #(#results),* };
+                #emit
+                Ok(())
+            }
+        };
+        if group.is_empty() {
+            return Ok(quote! {
+                #table
+                table.finish(st, |#key_row: &#in_row| #key, #acc_ty::new, |acc, row| acc.add(row), #emit)?;
+            });
+        }
+        // Many groups go out on all threads, each into a State of its own.
         Ok(quote! {
             #table
-            table.finish(
+            table.finish_parallel(
                 st,
+                ctx.threads,
+                |thread| State::new(ctx, staging, b, thread, #pipeline),
+                |st, thread_state| st.absorb(ctx, thread_state),
                 |#key_row: &#in_row| #key,
                 #acc_ty::new,
                 |acc, row| acc.add(row),
-                |st, #key_param, #acc_param| {
-                    let row = #out_row { #out #(#results),* };
-                    #emit
-                    Ok(())
-                },
+                #emit,
             )?;
         })
     }

@@ -703,7 +703,7 @@ impl Gen<'_> {
                     aggregates,
                     input,
                 },
-            ) => self.aggregate_results_task(n, group, aggregates, *input, emit)?,
+            ) => self.aggregate_results_task(n, group, aggregates, *input, emit, index)?,
             (Task::SortedRows(_), NodeKind::Sort { offset, .. }) => {
                 self.sorted_rows_task(n, *offset, emit)
             }

@@ -766,7 +766,7 @@ fn flat_width(g: &Group) -> usize {
         } else {
             2
         };
-        for (i, node) in g.nodes.iter().enumerate() {
+        for (i, node) in g.nodes[..flat_len(g, labels)].iter().enumerate() {
             if i > 0 && space_before(&g.nodes, labels, i) {
                 w += 1;
             }
@@ -774,6 +774,20 @@ fn flat_width(g: &Group) -> usize {
         }
         w
     })
+}
+
+/// How many of a group's nodes print on one line: all but a trailing comma
+/// after two or more elements or a struct literal's fields (`(x,)` keeps it).
+fn flat_len(g: &Group, labels: &[Label]) -> usize {
+    let n = g.nodes.len();
+    let trailing = n > 0
+        && labels[n - 1] == Label::Comma
+        && (g.delim == b'{' || labels[..n - 1].contains(&Label::Comma));
+    if trailing {
+        n - 1
+    } else {
+        n
+    }
 }
 
 fn node_width(node: &Node, label: Label) -> usize {
@@ -1084,7 +1098,7 @@ impl Printer {
             self.push(" ");
         }
         let labels = labels(g);
-        for (i, node) in g.nodes.iter().enumerate() {
+        for (i, node) in g.nodes[..flat_len(g, labels)].iter().enumerate() {
             if i > 0 && space_before(&g.nodes, labels, i) {
                 self.push(" ");
             }
@@ -1252,6 +1266,10 @@ impl<'a> Foo<'a> {
     #[test]
     fn comparisons_are_not_generics() {
         let text = "fn f () { if a < b && MAX < c && R0 < d { x } }";
+        assert_eq!(
+            format("fn f () { g (R { a : 1 , } , (x ,) , [1 , 2 ,]) ; }").unwrap(),
+            "fn f() {\n    g(R { a: 1 }, (x,), [1, 2]);\n}\n"
+        );
         let printed = format(text).unwrap();
         assert!(
             printed.contains("if a < b && MAX < c && R0 < d {"),

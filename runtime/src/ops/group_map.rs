@@ -51,6 +51,9 @@ fn shard_of(hash: u64) -> usize {
     (hash >> (64 - SHARD_BITS)) as usize
 }
 
+/// One shard's slots, as [`GroupMap::into_shards`] gives them out.
+pub type Slots<K, V> = Box<[Option<(K, V)>]>;
+
 /// Key → value in open-addressed slots (see the module documentation).
 pub struct GroupMap<K, V> {
     shards: [Shard<K, V>; SHARDS],
@@ -62,7 +65,7 @@ pub struct GroupMap<K, V> {
 
 /// One shard's slots: a power of two of them, or none before its first key.
 struct Shard<K, V> {
-    slots: Box<[Option<(K, V)>]>,
+    slots: Slots<K, V>,
     len: usize,
 }
 
@@ -298,6 +301,16 @@ impl<K: Hash + Eq, V> GroupMap<K, V> {
                 }
             }
         }
+    }
+
+    /// The keys and values shard by shard, each shard's slots a part of
+    /// their own (empty shards left out): parts that threads can take.
+    pub fn into_shards(self) -> Vec<Slots<K, V>> {
+        self.shards
+            .into_iter()
+            .filter(|s| s.len > 0)
+            .map(|s| s.slots)
+            .collect()
     }
 
     /// Every key and value, in slot order.
