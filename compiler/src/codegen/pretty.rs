@@ -908,6 +908,12 @@ impl Printer {
         self.col += text_width(s);
     }
 
+    /// A doc as a `///` (or `//!`) line, without its line break.
+    fn doc(&mut self, d: &Doc) {
+        self.push(if d.inner { "//!" } else { "///" });
+        self.push(&d.value);
+    }
+
     fn newline(&mut self) {
         while self.out.ends_with(' ') {
             self.out.pop();
@@ -938,8 +944,7 @@ impl Printer {
             loop {
                 match &nodes[s..end] {
                     [Node::Doc(d), ..] => {
-                        self.push(if d.inner { "//!" } else { "///" });
-                        self.push(&d.value);
+                        self.doc(d);
                         s += 1;
                     }
                     [Node::Tok(h), Node::Group(g), ..] if h.is("#") && g.delim == b'[' => {
@@ -999,8 +1004,7 @@ impl Printer {
             match node {
                 Node::Tok(t) => self.push(t.text),
                 Node::Doc(d) => {
-                    self.push(if d.inner { "//!" } else { "///" });
-                    self.push(&d.value);
+                    self.doc(d);
                     self.newline();
                 }
                 Node::Group(g) => {
@@ -1105,8 +1109,7 @@ impl Printer {
             match node {
                 Node::Tok(t) => self.push(t.text),
                 Node::Doc(d) => {
-                    self.push(if d.inner { "//!" } else { "///" });
-                    self.push(&d.value);
+                    self.doc(d);
                     self.newline();
                 }
                 Node::Group(child) => self.flat(child),
