@@ -997,7 +997,25 @@ impl Printer {
     /// Prints a unit's tokens on the current line, breaking its groups as
     /// they need.
     fn inline(&mut self, nodes: &[Node], labels: &[Label], extra: usize) {
-        for (i, node) in nodes.iter().enumerate() {
+        self.sequence(nodes, labels, nodes.len(), |p, i, g| {
+            let mut tail = tail_width(nodes, labels, i + 1);
+            if i + 1 == nodes.len() {
+                tail += extra;
+            }
+            p.group(g, labels[i], tail);
+        });
+    }
+
+    /// Prints the first `count` of `nodes` with the spaces between them;
+    /// `group` prints the groups (at their index).
+    fn sequence(
+        &mut self,
+        nodes: &[Node],
+        labels: &[Label],
+        count: usize,
+        mut group: impl FnMut(&mut Self, usize, &Group),
+    ) {
+        for (i, node) in nodes[..count].iter().enumerate() {
             if i > 0 && space_before(nodes, labels, i) {
                 self.push(" ");
             }
@@ -1007,13 +1025,7 @@ impl Printer {
                     self.doc(d);
                     self.newline();
                 }
-                Node::Group(g) => {
-                    let mut tail = tail_width(nodes, labels, i + 1);
-                    if i + 1 == nodes.len() {
-                        tail += extra;
-                    }
-                    self.group(g, labels[i], tail);
-                }
+                Node::Group(g) => group(self, i, g),
             }
         }
     }
@@ -1102,19 +1114,9 @@ impl Printer {
             self.push(" ");
         }
         let labels = labels(g);
-        for (i, node) in g.nodes[..flat_len(g, labels)].iter().enumerate() {
-            if i > 0 && space_before(&g.nodes, labels, i) {
-                self.push(" ");
-            }
-            match node {
-                Node::Tok(t) => self.push(t.text),
-                Node::Doc(d) => {
-                    self.doc(d);
-                    self.newline();
-                }
-                Node::Group(child) => self.flat(child),
-            }
-        }
+        self.sequence(&g.nodes, labels, flat_len(g, labels), |p, _, child| {
+            p.flat(child)
+        });
         if g.delim == b'{' && !g.nodes.is_empty() {
             self.push(" ");
         }
